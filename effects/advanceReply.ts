@@ -1,0 +1,72 @@
+// advanceReply: the ReAct loop. After each decision point it asks the pure planner what the reply
+// does next and does it: call the model, run tools, ask, submit, answer a call, or end the reply.
+// Listens: REPLY_START, MODEL_CALL_END, TOOL_RESULT_END, USER_CONFIRM_RESULT.
+// Emits: the work's events (callModel, runTool), REQUIRE_USER_CONFIRM, REQUIRE_EXTERNAL_EXECUTION,
+// synthesized results, REPLY_END. Cancelled by: INTERRUPT_REQUESTED / USER_INTERRUPT (takeUntil
+// inside each unit of work, so stopping aborts the model request and every running tool).
+// Concurrency: decision points are coalesced to one plan per burst of events (auditTime on the
+// microtask queue, so the plan sees the state after the whole burst); mergeMap, because the
+// tools of a batch run in parallel and a later decision must not cancel them.
+import { asapScheduler, auditTime, concat, defer, EMPTY, from, merge, mergeMap, takeUntil, type Observable } from 'rxjs'
+import type { Clock } from '../lib/clock.js'
+import { createEvent } from '../lib/clock.js'
+import type { AgentEvent } from '../lib/events.js'
+import type { StateObservable } from '../lib/store.js'
+import type { AgentState } from '../reducers/state.js'
+import { callModel } from './callModel.js'
+import type { AgentDeps } from './deps.js'
+import { ofType } from './ofType.js'
+import { planNextStep, type Action } from './plan.js'
+import { runTool } from './runTool.js'
+
+export const advanceReply = (event$: Observable<AgentEvent>, state$: StateObservable, deps: AgentDeps): Observable<AgentEvent> => {
+  const cancel$ = event$.pipe(ofType('INTERRUPT_REQUESTED', 'USER_INTERRUPT'))
+  return event$.pipe(
+    ofType('REPLY_START', 'MODEL_CALL_END', 'TOOL_RESULT_END', 'USER_CONFIRM_RESULT'),
+    auditTime(0, asapScheduler),
+    mergeMap(() => {
+      const state = state$.value
+      const actions = planNextStep(state, deps)
+      if (actions.length === 0) return EMPTY
+      return perform(actions, state, state$, deps).pipe(takeUntil(cancel$))
+    }),
+  )
+}
+
+/** Synchronous decisions first (answers, submits, end, then asks), then the work that takes time. */
+const perform = (actions: Action[], state: AgentState, state$: StateObservable, deps: AgentDeps): Observable<AgentEvent> => {
+  const reply_id = state.reply_id!
+  const { clock } = deps
+  const decisions: AgentEvent[] = []
+  const work: Observable<AgentEvent>[] = []
+  const asked: AgentEvent[] = []
+  for (const action of actions) {
+    switch (action.kind) {
+      case 'model':
+        work.push(defer(() => callModel(state$, deps, action.tool_choice)))
+        break
+      case 'run':
+        work.push(runTool(clock, reply_id, action.call, action.tool, action.input))
+        break
+      case 'answer':
+        decisions.push(...answer(clock, reply_id, action.call.id, action.call.name, action.state, action.text))
+        break
+      case 'submit':
+        decisions.push(createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }))
+        decisions.push(createEvent(clock, 'REQUIRE_EXTERNAL_EXECUTION', { reply_id, tool_calls: [{ ...action.call, state: 'submitted' }] }))
+        break
+      case 'ask':
+        asked.push(createEvent(clock, 'REQUIRE_USER_CONFIRM', { reply_id, tool_calls: [{ ...action.call, state: 'asking' }] }))
+        break
+      case 'end':
+        decisions.push(createEvent(clock, 'REPLY_END', { session_id: state.session_id!, reply_id, finished_reason: action.reason, error: null }))
+    }
+  }
+  return concat(from([...decisions, ...asked]), merge(...work))
+}
+
+const answer = (clock: Clock, reply_id: string, tool_call_id: string, tool_call_name: string, state: 'error' | 'denied', text: string): AgentEvent[] => [
+  createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id, tool_call_name }),
+  createEvent(clock, 'TOOL_RESULT_TEXT_DELTA', { reply_id, tool_call_id, delta: text }),
+  createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state, metadata: {} }),
+]

@@ -1,0 +1,17 @@
+// interruptReply: closes an interrupted reply with the pure interrupt function.
+// Listens: INTERRUPT_REQUESTED (a cancel while running), USER_INTERRUPT (while paused).
+// Emits: the events of `closeReply(state)`: open blocks' ends, MODEL_CALL_END, interrupted
+// results, REPLY_END(interrupted). Cancelled by: nothing. Concurrency: mergeMap of a synchronous
+// list, so the closing events are in the log before the dispatch that asked for them returns.
+import { from, mergeMap, type Observable } from 'rxjs'
+import type { AgentEvent } from '../lib/events.js'
+import type { StateObservable } from '../lib/store.js'
+import { closeReply } from '../reducers/interrupt.js'
+import type { AgentDeps } from './deps.js'
+import { ofType } from './ofType.js'
+
+export const interruptReply = (event$: Observable<AgentEvent>, state$: StateObservable, deps: AgentDeps): Observable<AgentEvent> =>
+  event$.pipe(
+    ofType('INTERRUPT_REQUESTED', 'USER_INTERRUPT'),
+    mergeMap((event) => (event.reply_id === state$.value.reply_id ? from(closeReply(state$.value, deps.clock, { reason: 'interrupted' })) : [])),
+  )

@@ -1,0 +1,110 @@
+// The scheduler's decision, as a pure function of the state and the tool set: what the reply does
+// next. No open calls: call the model (or the last, tool-less call past maxIters), or end. Open
+// calls: the first unfinished batch (a run of concurrency-safe calls, or one other call) is
+// checked (input, then rules, then the tool's permission) and run, asked, submitted or answered.
+import type { ToolCallBlock } from '../lib/messages.js'
+import type { Permission, Tool } from '../lib/tools.js'
+import { isAdvanceable, isDeniedByUser, isRunning, selectRoundCalls } from '../reducers/selectors.js'
+import type { AgentState } from '../reducers/state.js'
+
+export type Action =
+  | { kind: 'model'; tool_choice: 'auto' | 'none' }
+  | { kind: 'end'; reason: 'completed' | 'exceed_max_iters' }
+  | { kind: 'run'; call: ToolCallBlock; tool: Tool; input: unknown }
+  | { kind: 'submit'; call: ToolCallBlock }
+  | { kind: 'ask'; call: ToolCallBlock }
+  | { kind: 'answer'; call: ToolCallBlock; state: 'error' | 'denied'; text: string }
+
+export interface PlanContext {
+  tools: ReadonlyMap<string, Tool>
+  maxIters: number
+}
+
+export const denialText = (name: string) => `<system-reminder>The execution of tool "${name}" is denied by user!</system-reminder>`
+
+export const planNextStep = (state: AgentState, { tools, maxIters }: PlanContext): Action[] => {
+  if (!isAdvanceable(state)) return []
+  const loop = state.loop!
+  const round = selectRoundCalls(state)
+  const open = round.filter((c) => c.state !== 'finished')
+  if (open.length === 0) {
+    if (state.cur_iter > maxIters) return [{ kind: 'end', reason: 'exceed_max_iters' }]
+    if (state.cur_iter > 0 && round.length === 0 && loop.round_text) return [{ kind: 'end', reason: 'completed' }]
+    return [{ kind: 'model', tool_choice: state.cur_iter >= maxIters ? 'none' : 'auto' }]
+  }
+  if (state.cur_iter > maxIters)
+    return open.map((call) => ({ kind: 'answer', call, state: 'error', text: 'Tools are disabled for the final answer; answer without them.' }))
+  const batch = firstOpenBatch(round, tools)
+  const actions: Action[] = []
+  for (const call of batch) {
+    if (call.state === 'finished' || call.state === 'submitted' || isRunning(state, call)) continue
+    if (isDeniedByUser(state, call.id)) {
+      actions.push({ kind: 'answer', call, state: 'denied', text: denialText(call.name) })
+      continue
+    }
+    if (call.state === 'asking') continue
+    const tool = tools.get(call.name)
+    if (!tool) {
+      actions.push({ kind: 'answer', call, state: 'error', text: `Error: there is no tool named "${call.name}". Available tools: ${[...tools.keys()].join(', ') || 'none'}.` })
+      continue
+    }
+    const parsed = parseInput(tool, call.input)
+    if (!parsed.ok) {
+      actions.push({ kind: 'answer', call, state: 'error', text: parsed.error })
+      continue
+    }
+    const permission = call.state === 'allowed' ? 'allow' : decide(state, tool, call, parsed.input)
+    if (permission === 'deny') actions.push({ kind: 'answer', call, state: 'denied', text: denialText(call.name) })
+    else if (permission === 'ask') actions.push({ kind: 'ask', call })
+    else if (typeof permission !== 'string') actions.push({ kind: 'answer', call, state: 'error', text: permission.error })
+    else if (tool.external) actions.push({ kind: 'submit', call })
+    else actions.push({ kind: 'run', call, tool, input: parsed.input })
+  }
+  return actions
+}
+
+/** Batches of a round: consecutive concurrency-safe calls together, every other call alone. */
+const firstOpenBatch = (round: ToolCallBlock[], tools: ReadonlyMap<string, Tool>): ToolCallBlock[] => {
+  let batch: ToolCallBlock[] = []
+  for (const call of round) {
+    const safe = tools.get(call.name)?.concurrencySafe === true
+    const joins = safe && batch.length > 0 && tools.get(batch[0].name)?.concurrencySafe === true
+    if (!joins) {
+      if (batch.some((c) => c.state !== 'finished')) return batch
+      batch = []
+    }
+    batch.push(call)
+  }
+  return batch
+}
+
+type Parsed = { ok: true; input: unknown } | { ok: false; error: string }
+
+const parseInput = (tool: Tool, raw: string): Parsed => {
+  let json: unknown
+  try {
+    json = raw.trim() === '' ? {} : JSON.parse(raw)
+  } catch (error) {
+    return { ok: false, error: `Error: the arguments of "${tool.name}" are not valid JSON (${(error as Error).message}). Send a JSON object that matches the tool's schema.` }
+  }
+  const result = tool.input.safeParse(json)
+  if (result.success) return { ok: true, input: result.data }
+  const issues = result.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')
+  return { ok: false, error: `Error: invalid arguments for "${tool.name}": ${issues}. Fix them and call the tool again.` }
+}
+
+/** Granted rules first (the last matching one wins), then the tool's own permission. */
+const decide = (state: AgentState, tool: Tool, call: ToolCallBlock, input: unknown): Permission | { error: string } => {
+  for (let i = state.permission_rules.length - 1; i >= 0; i--) {
+    const rule = state.permission_rules[i]
+    if (rule.tool_name !== tool.name || rule.behavior === 'passthrough') continue
+    if (rule.rule_content === null || rule.rule_content === call.input || rule.rule_content === JSON.stringify(input)) return rule.behavior
+  }
+  const { permission = 'allow' } = tool
+  if (typeof permission === 'string') return permission
+  try {
+    return permission(input, state)
+  } catch (error) {
+    return { error: `Error: the permission check of "${tool.name}" failed: ${(error as Error).message}` }
+  }
+}

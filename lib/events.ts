@@ -1,0 +1,125 @@
+// Events: every AgentScope event (REFERENCE.md section 2) and agentlog's own log events, as strict
+// zod schemas joined in one discriminated union. Types come from z.infer; `EventOf<'REPLY_END'>`
+// narrows by type. Schemas have no transforms, so parsing returns an event unchanged.
+import { z } from 'zod'
+import {
+  ErrorInfoSchema, HintBlockSchema, MsgSchema, PermissionRuleSchema, ReplyFinishedReasonSchema,
+  TextBlockSchema, DataBlockSchema, ToolCallBlockSchema, ToolResultBlockSchema, ToolResultStateSchema,
+} from './messages.js'
+
+const base = {
+  id: z.string().min(1),
+  created_at: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+}
+const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.strictObject({ ...base, type: z.literal(type), ...shape })
+
+const reply = { reply_id: z.string().min(1) }
+const block = { reply_id: z.string().min(1), block_id: z.string().min(1) }
+const call = { reply_id: z.string().min(1), tool_call_id: z.string().min(1) }
+const usage = {
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  cache_input_tokens: z.number().int(),
+  cache_creation_input_tokens: z.number().int(),
+}
+
+// Output events: what a reply yields.
+export const ReplyStartEventSchema = event('REPLY_START', {
+  session_id: z.string(), reply_id: z.string().min(1), name: z.string(), role: z.literal('assistant'),
+})
+export const ReplyEndEventSchema = event('REPLY_END', {
+  session_id: z.string(), reply_id: z.string().min(1),
+  finished_reason: ReplyFinishedReasonSchema, error: ErrorInfoSchema.nullable(),
+})
+export const ModelCallStartEventSchema = event('MODEL_CALL_START', { ...reply, model_name: z.string() })
+export const ModelCallEndEventSchema = event('MODEL_CALL_END', {
+  ...reply, ...usage, finished_reason: z.enum(['completed', 'interrupted']),
+})
+export const TextBlockStartEventSchema = event('TEXT_BLOCK_START', block)
+export const TextBlockDeltaEventSchema = event('TEXT_BLOCK_DELTA', { ...block, delta: z.string() })
+export const TextBlockEndEventSchema = event('TEXT_BLOCK_END', block)
+export const ThinkingBlockStartEventSchema = event('THINKING_BLOCK_START', block)
+export const ThinkingBlockDeltaEventSchema = event('THINKING_BLOCK_DELTA', { ...block, delta: z.string() })
+export const ThinkingBlockEndEventSchema = event('THINKING_BLOCK_END', block)
+export const DataBlockStartEventSchema = event('DATA_BLOCK_START', { ...block, media_type: z.string() })
+export const DataBlockDeltaEventSchema = event('DATA_BLOCK_DELTA', { ...block, data: z.string(), media_type: z.string() })
+export const DataBlockEndEventSchema = event('DATA_BLOCK_END', block)
+export const HintBlockEventSchema = event('HINT_BLOCK', {
+  ...block, hint: HintBlockSchema.shape.hint, source: z.string().nullable(),
+})
+export const ToolCallStartEventSchema = event('TOOL_CALL_START', { ...call, tool_call_name: z.string() })
+export const ToolCallDeltaEventSchema = event('TOOL_CALL_DELTA', { ...call, delta: z.string() })
+export const ToolCallEndEventSchema = event('TOOL_CALL_END', call)
+export const ToolResultStartEventSchema = event('TOOL_RESULT_START', { ...call, tool_call_name: z.string() })
+export const ToolResultTextDeltaEventSchema = event('TOOL_RESULT_TEXT_DELTA', { ...call, delta: z.string() })
+export const ToolResultDataDeltaEventSchema = event('TOOL_RESULT_DATA_DELTA', {
+  ...call, block_id: z.string().min(1), media_type: z.string(),
+  data: z.string().nullable(), url: z.string().nullable(),
+})
+export const ToolResultEndEventSchema = event('TOOL_RESULT_END', { ...call, state: ToolResultStateSchema })
+export const RequireUserConfirmEventSchema = event('REQUIRE_USER_CONFIRM', { ...reply, tool_calls: z.array(ToolCallBlockSchema) })
+export const RequireExternalExecutionEventSchema = event('REQUIRE_EXTERNAL_EXECUTION', { ...reply, tool_calls: z.array(ToolCallBlockSchema) })
+
+// Input events: what a caller sends besides a new user message.
+export const ConfirmResultSchema = z.strictObject({
+  confirmed: z.boolean(),
+  tool_call: ToolCallBlockSchema,
+  rules: z.array(PermissionRuleSchema).nullable(),
+})
+export const UserConfirmResultEventSchema = event('USER_CONFIRM_RESULT', { ...reply, confirm_results: z.array(ConfirmResultSchema).min(1) })
+export const ExternalExecutionResultEventSchema = event('EXTERNAL_EXECUTION_RESULT', {
+  ...reply, execution_results: z.array(ToolResultBlockSchema).min(1),
+})
+export const UserInterruptEventSchema = event('USER_INTERRUPT', reply)
+export const CustomEventSchema = event('CUSTOM', { name: z.string(), value: z.record(z.string(), z.unknown()) })
+
+// agentlog's own log events: they are in the log and on `events$`, never yielded by a reply.
+export const UserMessageEventSchema = event('USER_MESSAGE', { msg: MsgSchema })
+export const InterruptRequestedEventSchema = event('INTERRUPT_REQUESTED', reply)
+export const ModelCallUsageEventSchema = event('MODEL_CALL_USAGE', { ...reply, ...usage })
+
+export const OutputEventSchema = z.discriminatedUnion('type', [
+  ReplyStartEventSchema, ReplyEndEventSchema, ModelCallStartEventSchema, ModelCallEndEventSchema,
+  TextBlockStartEventSchema, TextBlockDeltaEventSchema, TextBlockEndEventSchema,
+  ThinkingBlockStartEventSchema, ThinkingBlockDeltaEventSchema, ThinkingBlockEndEventSchema,
+  DataBlockStartEventSchema, DataBlockDeltaEventSchema, DataBlockEndEventSchema, HintBlockEventSchema,
+  ToolCallStartEventSchema, ToolCallDeltaEventSchema, ToolCallEndEventSchema,
+  ToolResultStartEventSchema, ToolResultTextDeltaEventSchema, ToolResultDataDeltaEventSchema, ToolResultEndEventSchema,
+  RequireUserConfirmEventSchema, RequireExternalExecutionEventSchema,
+])
+export const InputEventSchema = z.discriminatedUnion('type', [
+  UserConfirmResultEventSchema, ExternalExecutionResultEventSchema, UserInterruptEventSchema,
+])
+export const OwnEventSchema = z.discriminatedUnion('type', [
+  UserMessageEventSchema, InterruptRequestedEventSchema, ModelCallUsageEventSchema, CustomEventSchema,
+])
+export const AgentEventSchema = z.discriminatedUnion('type', [
+  ...OutputEventSchema.options, ...InputEventSchema.options, ...OwnEventSchema.options,
+])
+
+export type OutputEvent = z.infer<typeof OutputEventSchema>
+export type InputEvent = z.infer<typeof InputEventSchema>
+export type AgentEvent = z.infer<typeof AgentEventSchema>
+export type EventType = AgentEvent['type']
+export type EventOf<T extends EventType> = Extract<AgentEvent, { type: T }>
+export type ConfirmResult = z.infer<typeof ConfirmResultSchema>
+
+export type ReplyStartEvent = EventOf<'REPLY_START'>
+export type ReplyEndEvent = EventOf<'REPLY_END'>
+export type ModelCallStartEvent = EventOf<'MODEL_CALL_START'>
+export type ModelCallEndEvent = EventOf<'MODEL_CALL_END'>
+export type ToolResultEndEvent = EventOf<'TOOL_RESULT_END'>
+export type RequireUserConfirmEvent = EventOf<'REQUIRE_USER_CONFIRM'>
+export type RequireExternalExecutionEvent = EventOf<'REQUIRE_EXTERNAL_EXECUTION'>
+export type UserConfirmResultEvent = EventOf<'USER_CONFIRM_RESULT'>
+export type ExternalExecutionResultEvent = EventOf<'EXTERNAL_EXECUTION_RESULT'>
+export type UserInterruptEvent = EventOf<'USER_INTERRUPT'>
+export type UserMessageEvent = EventOf<'USER_MESSAGE'>
+
+const outputTypes: ReadonlySet<string> = new Set(OutputEventSchema.options.map((s) => s.shape.type.value))
+/** True for the AgentScope output events a reply yields (not input events, not agentlog's own). */
+export const isOutputEvent = (e: AgentEvent): e is OutputEvent => outputTypes.has(e.type)
+
+export { TextBlockSchema, DataBlockSchema }

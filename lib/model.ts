@@ -1,0 +1,32 @@
+// The model interface: anything that streams chunks for a request. Adapters (OpenAI-compatible,
+// Anthropic) and the scripted model implement it; the callModel effect turns chunks into events.
+import type { Msg } from './messages.js'
+
+export interface ToolSpec {
+  name: string
+  description: string
+  input_schema: object
+}
+
+export interface ModelRequest {
+  /** The system prompt as a `system` message, then the context, then the reply so far. */
+  messages: Msg[]
+  tools: ToolSpec[]
+  tool_choice: 'auto' | 'none'
+}
+
+export type ModelChunk =
+  | { type: 'text'; delta: string }
+  | { type: 'thinking'; delta: string }
+  /** A provider's signature of the thinking block being streamed (Anthropic), kept so it can be sent back. */
+  | { type: 'thinking_signature'; signature: string }
+  | { type: 'tool_call'; id: string; name: string; delta: string }
+  | {
+      type: 'usage'; input_tokens: number; output_tokens: number
+      cache_input_tokens?: number; cache_creation_input_tokens?: number
+    }
+
+export interface ChatModel {
+  name: string
+  stream(request: ModelRequest, options: { signal: AbortSignal }): AsyncIterable<ModelChunk>
+}

@@ -1,0 +1,65 @@
+// Admission of what callers pass the agent: its options, a reply's options, and the input itself
+// (a user message or an input event), each checked with a clear error before anything happens.
+import type { Clock } from './clock.js'
+import { createEvent } from './clock.js'
+import { AgentError, describe } from './errors.js'
+import { InputEventSchema, type AgentEvent } from './events.js'
+import { MsgSchema } from './messages.js'
+
+const fail = (code: 'INVALID_OPTION' | 'INVALID_INPUT', message: string): never => {
+  throw new AgentError(code, message)
+}
+
+export const checkAgentOptions = (options: unknown): void => {
+  if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', `createAgent expects an options object; received ${describe(options)}.`)
+  const o = options as Record<string, unknown>
+  if (typeof o.name !== 'string' || o.name === '') fail('INVALID_OPTION', `createAgent: name must be a non-empty string; received ${describe(o.name)}.`)
+  const model = o.model as { stream?: unknown; name?: unknown } | undefined
+  if (typeof model?.stream !== 'function' || typeof model.name !== 'string')
+    fail('INVALID_OPTION', `createAgent: model must have a name and a stream(request, { signal }) method (use scriptedModel, openAIChatModel or anthropicModel); received ${describe(model)}.`)
+  if (o.sysPrompt !== undefined && typeof o.sysPrompt !== 'string') fail('INVALID_OPTION', `createAgent: sysPrompt must be a string; received ${describe(o.sysPrompt)}.`)
+  if (o.maxIters !== undefined && !(Number.isInteger(o.maxIters) && (o.maxIters as number) >= 1))
+    fail('INVALID_OPTION', `createAgent: maxIters must be a whole number of at least 1; received ${describe(o.maxIters)}.`)
+  if (o.tools !== undefined) {
+    if (!Array.isArray(o.tools)) fail('INVALID_OPTION', `createAgent: tools must be an array of defineTool(...) results; received ${describe(o.tools)}.`)
+    const names = new Set<string>()
+    for (const tool of o.tools as { spec?: unknown; name?: string }[]) {
+      if (!tool?.spec) fail('INVALID_OPTION', `createAgent: every tool must come from defineTool(...); received ${describe(tool)}.`)
+      if (names.has(tool.name!)) fail('INVALID_OPTION', `createAgent: two tools are named "${tool.name}"; tool names must be unique.`)
+      names.add(tool.name!)
+    }
+  }
+  if (o.interruptText !== undefined && typeof o.interruptText !== 'string') fail('INVALID_OPTION', `createAgent: interruptText must be a string; received ${describe(o.interruptText)}.`)
+}
+
+export const checkReplyOptions = (options: unknown): void => {
+  if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', `Reply options must be an object such as { signal }; received ${describe(options)}.`)
+  const { signal, rejectOnInterrupt } = options as Record<string, unknown>
+  if (signal !== undefined && !(signal instanceof AbortSignal)) fail('INVALID_OPTION', `The signal option must be an AbortSignal (new AbortController().signal); received ${describe(signal)}.`)
+  if (rejectOnInterrupt !== undefined && typeof rejectOnInterrupt !== 'boolean') fail('INVALID_OPTION', `rejectOnInterrupt must be a boolean; received ${describe(rejectOnInterrupt)}.`)
+}
+
+/** A user message becomes a USER_MESSAGE event; an input event is checked against its schema. */
+export const admitInput = (input: unknown, clock: Clock): AgentEvent => {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    fail('INVALID_INPUT', `Expected a message (UserMsg({ content })) or an input event (UserConfirmResultEvent, ExternalExecutionResultEvent, UserInterruptEvent); received ${describe(input)}.`)
+  const value = input as Record<string, unknown>
+  if ('role' in value) {
+    const parsed = MsgSchema.safeParse(value)
+    if (!parsed.success) fail('INVALID_INPUT', `Not a valid message: ${issueText(parsed.error.issues[0])}. Create messages with UserMsg({ name, content }).`)
+    const msg = parsed.data!
+    if (msg.role === 'assistant') fail('INVALID_INPUT', 'An assistant message cannot start a reply; send a user message (UserMsg({ content })).')
+    return createEvent(clock, 'USER_MESSAGE', { msg })
+  }
+  const parsed = InputEventSchema.safeParse(value)
+  if (!parsed.success) {
+    const known = ['USER_CONFIRM_RESULT', 'EXTERNAL_EXECUTION_RESULT', 'USER_INTERRUPT'].includes(value.type as string)
+    fail('INVALID_INPUT', known
+      ? `Not a valid ${value.type as string} event: ${issueText(parsed.error.issues[0])}. Create it with its factory (e.g. UserConfirmResultEvent({ reply_id, confirm_results })).`
+      : `Expected a message or an input event (USER_CONFIRM_RESULT, EXTERNAL_EXECUTION_RESULT, USER_INTERRUPT); received ${describe(input)}.`)
+  }
+  return parsed.data!
+}
+
+const issueText = (issue: { path: PropertyKey[]; message: string }) =>
+  `${issue.path.length ? `${issue.path.map(String).join('.')}: ` : ''}${issue.message}`

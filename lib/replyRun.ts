@@ -1,0 +1,128 @@
+// One reply as its caller sees it: the output events of that reply, from the input that started or
+// resumed it to its REPLY_END or its pause, consumed as an async iterable or an Observable. Leaving
+// early (return(), unsubscribe, the signal) stops the reply; by the time that call returns, the log
+// holds the closing events, because the interrupt runs synchronously in the store.
+import { Observable, type Subscription } from 'rxjs'
+import type { Agent } from './agent.js'
+import { AbortError, ModelError } from './errors.js'
+import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from './events.js'
+import type { Msg } from './messages.js'
+import type { Store } from './store.js'
+import { selectEndedReply } from '../reducers/selectors.js'
+
+export interface ReplyOptions {
+  /** Aborting it interrupts the reply; the stream then yields the closing events and ends. */
+  signal?: AbortSignal
+  /** Make `reply()` reject with an AbortError on an interrupted reply (after the cleanup) instead of resolving. */
+  rejectOnInterrupt?: boolean
+}
+
+export class ReplyRun implements AsyncIterable<OutputEvent> {
+  private reply_id: string | null
+  private readonly buffer: OutputEvent[] = []
+  private read = 0
+  private done = false
+  private end: ReplyEndEvent | null = null
+  private wake: (() => void) | null = null
+  private sink: { next: (event: OutputEvent) => void; complete: () => void } | null = null
+  private subscription: Subscription | null = null
+  private readonly onAbort = () => this.stop()
+
+  constructor(private readonly agent: Agent, private readonly store: Store, input: AgentEvent | null, private readonly options: ReplyOptions) {
+    if (!input) {
+      this.reply_id = store.getState().reply_id
+      this.done = true
+      return
+    }
+    this.reply_id = input.type === 'USER_MESSAGE' ? null : (input as { reply_id: string }).reply_id
+    this.subscription = store.event$.subscribe((event) => this.onEvent(event))
+    options.signal?.addEventListener('abort', this.onAbort)
+    store.dispatch(input)
+  }
+
+  private onEvent(event: AgentEvent) {
+    if (this.done || !isOutputEvent(event)) return
+    if (this.reply_id === null && event.type === 'REPLY_START') this.reply_id = event.reply_id
+    if (event.reply_id !== this.reply_id) return
+    if (this.sink) this.sink.next(event)
+    else this.buffer.push(event)
+    const state = this.store.getState()
+    if (event.type === 'REPLY_END') {
+      this.end = event
+      this.finish()
+    } else if (state.status === 'paused' && state.reply_id === this.reply_id) this.finish()
+    this.wake?.()
+  }
+
+  private finish() {
+    if (this.done && !this.subscription) return
+    this.done = true
+    this.sink?.complete()
+    this.subscription?.unsubscribe()
+    this.subscription = null
+    this.options.signal?.removeEventListener('abort', this.onAbort)
+  }
+
+  /** Interrupts the reply if it is still running, and stops listening. */
+  stop(): void {
+    if (!this.done && this.reply_id) this.agent.cancel(this.reply_id)
+    this.finish()
+    this.wake?.()
+  }
+
+  get events$(): Observable<OutputEvent> {
+    return new Observable<OutputEvent>((subscriber) => {
+      for (const event of this.buffer.splice(0)) subscriber.next(event)
+      if (this.done) return subscriber.complete()
+      this.sink = subscriber
+    })
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<OutputEvent> {
+    const next = (): Promise<IteratorResult<OutputEvent>> => {
+      if (this.read < this.buffer.length) {
+        const value = this.buffer[this.read++]
+        if (this.read === this.buffer.length) this.buffer.length = this.read = 0
+        return Promise.resolve({ value, done: false })
+      }
+      if (this.done) return Promise.resolve({ value: undefined, done: true })
+      return new Promise((resolve) => {
+        this.wake = () => {
+          this.wake = null
+          resolve(next())
+        }
+      })
+    }
+    return {
+      next,
+      return: () => {
+        this.stop()
+        return Promise.resolve({ value: undefined, done: true })
+      },
+    }
+  }
+
+  /** The reply's outcome once the stream is over: see `Agent.reply`. */
+  result(): Msg {
+    const state = this.store.getState()
+    const end = this.end
+    if (!end) {
+      if (state.reply_msg && state.reply_msg.id === this.reply_id) return state.reply_msg
+      const last = this.reply_id ? selectEndedReply(state, this.reply_id) : undefined
+      if (last) return last
+      throw new Error('The reply produced no message.')
+    }
+    if (end.finished_reason === 'error') throw new ModelError(end.error ?? { type: 'unknown', message: 'The model call failed.' })
+    if (end.finished_reason === 'interrupted') {
+      if (this.options.rejectOnInterrupt) throw new AbortError(end.reply_id)
+      return interruptionMsg(end, this.agent.name, this.agent.interruptText)
+    }
+    return selectEndedReply(state, end.reply_id)!
+  }
+}
+
+const interruptionMsg = (end: ReplyEndEvent, name: string, text: string): Msg => ({
+  id: end.reply_id, name, role: 'assistant', metadata: {}, created_at: end.created_at,
+  content: [{ type: 'text', id: `${end.reply_id}-interrupted`, text, created_at: end.created_at, finished_at: end.created_at }],
+  usage: null, finished_at: end.created_at, finished_reason: 'interrupted', structured_output: null, error: null,
+})

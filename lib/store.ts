@@ -1,0 +1,97 @@
+// The store: the one place events enter. `dispatch` validates an event at the boundary; every
+// event (dispatched or emitted by an effect) then goes through one FIFO queue, in this order:
+// append to the log, reduce, publish the state, publish the event. Effects are
+// `(event$, state$, deps) => Observable<event>`; their output joins the queue, never a nested dispatch.
+import { BehaviorSubject, Observable, Subject, merge, observable, type Subscription } from 'rxjs'
+import { AgentError } from './errors.js'
+import { AgentEventSchema, type AgentEvent } from './events.js'
+import { memoryLog, type LogStore } from './log.js'
+import type { AgentState } from '../reducers/state.js'
+
+export interface StateObservable extends Observable<AgentState> {
+  readonly value: AgentState
+}
+
+export type Effect<Deps> = (event$: Observable<AgentEvent>, state$: StateObservable, deps: Deps) => Observable<AgentEvent>
+
+export interface StoreOptions {
+  reducer: (state: AgentState, event: AgentEvent) => AgentState
+  initialState: AgentState
+  log?: LogStore
+  /** Called when an effect fails unexpectedly (a bug: effects turn failures into events). */
+  onEffectError?: (error: unknown) => void
+}
+
+export interface Store {
+  dispatch(event: unknown): AgentEvent
+  getState(): AgentState
+  subscribe(listener: (state: AgentState) => void): () => void
+  readonly state$: StateObservable
+  readonly event$: Observable<AgentEvent>
+  readonly log: readonly AgentEvent[]
+  runEffects<Deps>(effects: Effect<Deps>[], deps: Deps): Subscription
+  [observable](): Observable<AgentState>
+}
+
+export const validateEvent = (value: unknown): AgentEvent => {
+  const parsed = AgentEventSchema.safeParse(value)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  const where = issue.path.length ? ` at ${issue.path.join('.')}` : ''
+  throw new AgentError('INVALID_EVENT', `Not a valid event${where}: ${issue.message}. Create events with the exported factories (UserMsg, UserConfirmResultEvent, ...).`, parsed.error.issues)
+}
+
+export const createStore = ({ reducer, initialState, log = memoryLog(), onEffectError }: StoreOptions): Store => {
+  const state$ = new BehaviorSubject(initialState)
+  const event$ = new Subject<AgentEvent>()
+  const queue: AgentEvent[] = []
+  let busy = false
+
+  const process = (event: AgentEvent) => {
+    const state = state$.value
+    const seq = state.seq + 1
+    const stamped = { ...event, metadata: { ...event.metadata, seq } } as AgentEvent
+    log.append([stamped], { expectedSeq: state.seq })
+    state$.next(reducer(state, stamped))
+    event$.next(stamped)
+  }
+
+  const enqueue = (event: AgentEvent) => {
+    queue.push(event)
+    if (busy) return
+    busy = true
+    try {
+      for (let i = 0; i < queue.length; i++) process(queue[i])
+    } finally {
+      queue.length = 0
+      busy = false
+    }
+  }
+
+  const stateObservable = Object.defineProperty(state$.asObservable(), 'value', { get: () => state$.value }) as StateObservable
+
+  return {
+    dispatch(value) {
+      const event = validateEvent(value)
+      enqueue(event)
+      return event
+    },
+    getState: () => state$.value,
+    subscribe(listener) {
+      const subscription = state$.subscribe(listener)
+      return () => subscription.unsubscribe()
+    },
+    state$: stateObservable,
+    event$: event$.asObservable(),
+    get log() {
+      return log.events
+    },
+    runEffects(effects, deps) {
+      return merge(...effects.map((effect) => effect(event$, stateObservable, deps))).subscribe({
+        next: enqueue,
+        error: (error) => onEffectError?.(error),
+      })
+    },
+    [observable]: () => stateObservable,
+  }
+}

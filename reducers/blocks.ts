@@ -1,0 +1,35 @@
+// Immutable helpers for the reply message's blocks. Blocks being streamed sit at the end of the
+// message, so lookups search backwards and cost O(1) in practice; an update copies the content
+// array once (a memcpy of pointers), never the conversation.
+import type { Block, Msg, ToolCallBlock, ToolResultBlock } from '../lib/messages.js'
+
+export const findBlockIndex = (msg: Msg, type: Block['type'], id: string): number => {
+  const content = msg.content
+  for (let i = content.length - 1; i >= 0; i--) if (content[i].id === id && content[i].type === type) return i
+  return -1
+}
+
+export const findToolCall = (msg: Msg | null, id: string): ToolCallBlock | undefined => {
+  if (!msg) return undefined
+  const i = findBlockIndex(msg, 'tool_call', id)
+  return i < 0 ? undefined : (msg.content[i] as ToolCallBlock)
+}
+
+export const findToolResult = (msg: Msg | null, id: string): ToolResultBlock | undefined => {
+  if (!msg) return undefined
+  const i = findBlockIndex(msg, 'tool_result', id)
+  return i < 0 ? undefined : (msg.content[i] as ToolResultBlock)
+}
+
+export const appendBlock = (msg: Msg, block: Block): Msg => ({ ...msg, content: [...msg.content, block] })
+
+/** Replaces the block at `index` with `update(block)`; returns `msg` itself when nothing changed. */
+export const replaceBlock = <B extends Block>(msg: Msg, index: number, update: (block: B) => B): Msg => {
+  if (index < 0) return msg
+  const before = msg.content[index] as B
+  const after = update(before)
+  if (after === before) return msg
+  const content = msg.content.slice()
+  content[index] = after
+  return { ...msg, content }
+}

@@ -1,0 +1,146 @@
+// Slice: `context` and `reply_msg`, the messages and their blocks. One reply is one assistant
+// message (id = reply_id) that receives every block of every iteration, and joins the context at
+// REPLY_END. A state machine: a block event for an unknown or closed block, and a tool result for
+// a call that is already finished (a late result after an interrupt), are ignored on purpose.
+import type { AgentEvent } from '../lib/events.js'
+import type { DataBlock, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock, Usage } from '../lib/messages.js'
+import { appendBlock, findBlockIndex, replaceBlock } from './blocks.js'
+import type { AgentState } from './state.js'
+
+const blockTypes = {
+  TEXT_BLOCK_START: 'text', THINKING_BLOCK_START: 'thinking', TEXT_BLOCK_DELTA: 'text',
+  THINKING_BLOCK_DELTA: 'thinking', TEXT_BLOCK_END: 'text', THINKING_BLOCK_END: 'thinking',
+  DATA_BLOCK_END: 'data',
+} as const
+
+export const conversation = (state: AgentState, event: AgentEvent): AgentState => {
+  const msg = state.reply_msg
+  switch (event.type) {
+    case 'USER_MESSAGE':
+      return { ...state, context: [...state.context, event.msg] }
+    case 'REPLY_START':
+      return { ...state, reply_msg: newReplyMsg(event.reply_id, event.name, event.created_at) }
+    case 'REPLY_END': {
+      if (!msg || msg.id !== event.reply_id) return state
+      const ended: Msg = { ...msg, finished_at: event.created_at, finished_reason: event.finished_reason, error: event.error }
+      return { ...state, context: [...state.context, ended], reply_msg: null }
+    }
+    default:
+      if (!msg || !('reply_id' in event) || event.reply_id !== msg.id) return state
+      const next = reduceReplyMsg(msg, event)
+      return next === msg ? state : { ...state, reply_msg: next }
+  }
+}
+
+const reduceReplyMsg = (msg: Msg, event: AgentEvent): Msg => {
+  switch (event.type) {
+    case 'TEXT_BLOCK_START':
+    case 'THINKING_BLOCK_START': {
+      const type = blockTypes[event.type]
+      if (findBlockIndex(msg, type, event.block_id) >= 0) return msg
+      const base = { id: event.block_id, created_at: event.created_at, finished_at: null }
+      return appendBlock(msg, type === 'text' ? { type, text: '', ...base } : { type, thinking: '', ...base })
+    }
+    case 'TEXT_BLOCK_DELTA':
+      return replaceBlock(msg, findBlockIndex(msg, 'text', event.block_id), (b: TextBlock) =>
+        b.finished_at === null ? { ...b, text: b.text + event.delta } : b)
+    case 'THINKING_BLOCK_DELTA':
+      return replaceBlock(msg, findBlockIndex(msg, 'thinking', event.block_id), (b: ThinkingBlock) =>
+        b.finished_at === null ? { ...b, thinking: b.thinking + event.delta } : b)
+    case 'TEXT_BLOCK_END':
+    case 'THINKING_BLOCK_END':
+    case 'DATA_BLOCK_END': {
+      const signature = event.type === 'THINKING_BLOCK_END' ? event.metadata.signature : undefined
+      return replaceBlock(msg, findBlockIndex(msg, blockTypes[event.type], event.block_id), (b) =>
+        b.finished_at !== null ? b : typeof signature === 'string' ? { ...b, signature, finished_at: event.created_at } : { ...b, finished_at: event.created_at })
+    }
+    case 'DATA_BLOCK_START':
+      if (findBlockIndex(msg, 'data', event.block_id) >= 0) return msg
+      return appendBlock(msg, {
+        type: 'data', id: event.block_id, name: null, source: { type: 'base64', data: '', media_type: event.media_type },
+        created_at: event.created_at, finished_at: null,
+      })
+    case 'DATA_BLOCK_DELTA':
+      return replaceBlock(msg, findBlockIndex(msg, 'data', event.block_id), (b: DataBlock) =>
+        b.finished_at !== null || b.source.type !== 'base64' ? b : { ...b, source: { ...b.source, data: b.source.data + event.data, media_type: event.media_type } })
+    case 'HINT_BLOCK':
+      if (findBlockIndex(msg, 'hint', event.block_id) >= 0) return msg
+      return appendBlock(msg, { type: 'hint', id: event.block_id, hint: event.hint, source: event.source, created_at: event.created_at, finished_at: event.created_at })
+    case 'MODEL_CALL_END':
+      return { ...msg, usage: addUsage(msg.usage, event) }
+    case 'TOOL_CALL_START':
+      if (findBlockIndex(msg, 'tool_call', event.tool_call_id) >= 0) return msg
+      return appendBlock(msg, {
+        type: 'tool_call', id: event.tool_call_id, name: event.tool_call_name, input: '', state: 'pending',
+        created_at: event.created_at, finished_at: null,
+      })
+    case 'TOOL_CALL_DELTA':
+      return updateCall(msg, event.tool_call_id, (c) => c.finished_at === null ? { ...c, input: c.input + event.delta } : c)
+    case 'TOOL_CALL_END':
+      return updateCall(msg, event.tool_call_id, (c) => c.finished_at === null ? { ...c, finished_at: event.created_at } : c)
+    case 'REQUIRE_USER_CONFIRM':
+      return event.tool_calls.reduce((m, asked) => updateCall(m, asked.id, (c) => c.state === 'pending' ? { ...c, state: 'asking' } : c), msg)
+    case 'REQUIRE_EXTERNAL_EXECUTION':
+      return event.tool_calls.reduce((m, sent) => updateCall(m, sent.id, (c) => c.state === 'allowed' ? { ...c, state: 'submitted' } : c), msg)
+    case 'USER_CONFIRM_RESULT':
+      return event.confirm_results.reduce((m, { confirmed, tool_call }) => !confirmed ? m
+        : updateCall(m, tool_call.id, (c) => c.state === 'asking' ? { ...c, name: tool_call.name, input: tool_call.input, state: 'allowed' } : c), msg)
+    case 'TOOL_RESULT_START': {
+      const call = msg.content[findBlockIndex(msg, 'tool_call', event.tool_call_id)] as ToolCallBlock | undefined
+      if (!call || call.state === 'finished' || call.state === 'submitted' || findBlockIndex(msg, 'tool_result', event.tool_call_id) >= 0) return msg
+      const withResult = appendBlock(msg, {
+        type: 'tool_result', id: event.tool_call_id, name: event.tool_call_name, output: '', state: 'running', metadata: {},
+        created_at: event.created_at, finished_at: null,
+      })
+      return call.state === 'allowed' ? withResult : updateCall(withResult, call.id, (c) => ({ ...c, state: 'allowed' }))
+    }
+    case 'TOOL_RESULT_TEXT_DELTA':
+      return updateResult(msg, event.tool_call_id, (r) => ({ ...r, output: appendText(r.output, event.delta, event.id, event.created_at) }))
+    case 'TOOL_RESULT_DATA_DELTA':
+      return updateResult(msg, event.tool_call_id, (r) => ({
+        ...r,
+        output: [...asBlocks(r.output, event.id, event.created_at), {
+          type: 'data', id: event.block_id, name: null, created_at: event.created_at, finished_at: event.created_at,
+          source: event.data !== null ? { type: 'base64', data: event.data, media_type: event.media_type } : { type: 'url', url: event.url ?? '', media_type: event.media_type },
+        }],
+      }))
+    case 'TOOL_RESULT_END': {
+      const { seq: _seq, ...metadata } = event.metadata
+      const closed = updateResult(msg, event.tool_call_id, (r) => ({ ...r, state: event.state, metadata, finished_at: event.created_at }))
+      return closed === msg ? msg : updateCall(closed, event.tool_call_id, (c) => ({ ...c, state: 'finished' }))
+    }
+    default:
+      return msg
+  }
+}
+
+const newReplyMsg = (id: string, name: string, created_at: string): Msg => ({
+  id, name, role: 'assistant', content: [], metadata: {}, created_at,
+  usage: null, finished_at: null, finished_reason: null, structured_output: null, error: null,
+})
+
+const updateCall = (msg: Msg, id: string, update: (call: ToolCallBlock) => ToolCallBlock): Msg =>
+  replaceBlock(msg, findBlockIndex(msg, 'tool_call', id), update)
+
+/** Updates a result that is still running; a result for a closed call is dropped here. */
+const updateResult = (msg: Msg, id: string, update: (result: ToolResultBlock) => ToolResultBlock): Msg =>
+  replaceBlock(msg, findBlockIndex(msg, 'tool_result', id), (r: ToolResultBlock) => r.state === 'running' ? update(r) : r)
+
+type Output = ToolResultBlock['output']
+const asBlocks = (output: Output, id: string, created_at: string): Exclude<Output, string> =>
+  typeof output !== 'string' ? output : output === '' ? [] : [{ type: 'text', id: `${id}-text`, text: output, created_at, finished_at: created_at }]
+
+const appendText = (output: Output, delta: string, id: string, created_at: string): Output => {
+  if (typeof output === 'string') return output + delta
+  const last = output[output.length - 1]
+  if (last?.type === 'text') return [...output.slice(0, -1), { ...last, text: last.text + delta }]
+  return [...output, { type: 'text', id, text: delta, created_at, finished_at: created_at }]
+}
+
+const addUsage = (total: Usage | null, add: Usage): Usage => ({
+  input_tokens: (total?.input_tokens ?? 0) + add.input_tokens,
+  output_tokens: (total?.output_tokens ?? 0) + add.output_tokens,
+  cache_input_tokens: (total?.cache_input_tokens ?? 0) + add.cache_input_tokens,
+  cache_creation_input_tokens: (total?.cache_creation_input_tokens ?? 0) + add.cache_creation_input_tokens,
+})
+export { addUsage }

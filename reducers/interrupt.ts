@@ -1,0 +1,56 @@
+// The interrupt, as one pure function of the state: the events that close the reply in progress.
+// Open blocks get their *_END, an open model call its MODEL_CALL_END(interrupted) with the usage
+// known so far, every tool call without a result the missing part of a START/DELTA/END triple
+// (running results first, so partial output is kept), then REPLY_END. The same function serves a
+// cancel while running, USER_INTERRUPT while paused, a model failure, and a log cut by a crash.
+import type { Clock } from '../lib/clock.js'
+import { createEvent } from '../lib/clock.js'
+import type { AgentEvent } from '../lib/events.js'
+import type { ErrorInfo, ToolCallBlock } from '../lib/messages.js'
+import { findToolResult } from './blocks.js'
+import type { AgentState } from './state.js'
+
+export const INTERRUPTION_REMINDER = '<system-reminder>The tool call has been interrupted by the user.</system-reminder>'
+
+export interface CloseOptions {
+  reason: 'interrupted' | 'error'
+  error?: ErrorInfo | null
+  /** The text that closes each unfinished tool result. */
+  reminder?: string
+}
+
+const endTypes = { text: 'TEXT_BLOCK_END', thinking: 'THINKING_BLOCK_END', data: 'DATA_BLOCK_END' } as const
+
+export const closeReply = (state: AgentState, clock: Clock, options: CloseOptions): AgentEvent[] => {
+  const msg = state.reply_msg
+  const loop = state.loop
+  if (!msg || !loop || state.session_id === null) return []
+  const reply_id = msg.id
+  const reminder = options.reminder ?? (options.reason === 'error' ? failureReminder(options.error) : INTERRUPTION_REMINDER)
+  const resultState = options.reason === 'error' ? 'error' : 'interrupted'
+  const events: AgentEvent[] = []
+
+  for (const block of msg.content) {
+    if (block.finished_at !== null) continue
+    if (block.type === 'tool_call') events.push(createEvent(clock, 'TOOL_CALL_END', { reply_id, tool_call_id: block.id }))
+    else if (block.type in endTypes) events.push(createEvent(clock, endTypes[block.type as keyof typeof endTypes], { reply_id, block_id: block.id }))
+  }
+  if (loop.model_call_open) events.push(createEvent(clock, 'MODEL_CALL_END', { reply_id, ...loop.model_call_usage, finished_reason: 'interrupted' }))
+
+  const open = msg.content.filter((b): b is ToolCallBlock => b.type === 'tool_call' && b.state !== 'finished')
+  const started = open.filter((c) => findToolResult(msg, c.id)?.state === 'running')
+  const unstarted = open.filter((c) => !started.includes(c))
+  for (const call of [...started, ...unstarted]) {
+    const tool_call_id = call.id
+    if (!started.includes(call)) events.push(createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id, tool_call_name: call.name }))
+    events.push(createEvent(clock, 'TOOL_RESULT_TEXT_DELTA', { reply_id, tool_call_id, delta: reminder }))
+    events.push(createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state: resultState }))
+  }
+  events.push(createEvent(clock, 'REPLY_END', {
+    session_id: state.session_id, reply_id, finished_reason: options.reason, error: options.error ?? null,
+  }))
+  return events
+}
+
+const failureReminder = (error?: ErrorInfo | null) =>
+  `<system-reminder>The tool call was not executed because the model call failed${error ? `: ${error.message}` : ''}.</system-reminder>`

@@ -1,0 +1,71 @@
+// Slice: the reply's lifecycle (`session_id`, `reply_id`, `status`, `cur_iter`, `waiting_for`,
+// `loop`). Status is derived from the reply's tool calls whenever one of them changes: the reply is
+// paused when every unfinished call of the round waits for the user (asking) or for an external
+// result (submitted), and running otherwise. Reads `reply_msg`, so it runs after `conversation`.
+import type { AgentEvent } from '../lib/events.js'
+import type { Msg, ToolCallBlock } from '../lib/messages.js'
+import { findToolCall } from './blocks.js'
+import { freshLoop, type AgentState, type LoopState } from './state.js'
+
+export const reply = (state: AgentState, event: AgentEvent): AgentState => {
+  if (event.type === 'REPLY_START')
+    return { ...state, session_id: event.session_id, reply_id: event.reply_id, status: 'running', cur_iter: 0, waiting_for: [], loop: freshLoop() }
+  const loop = state.loop
+  if (!loop || !('reply_id' in event) || event.reply_id !== state.reply_id) return state
+  switch (event.type) {
+    case 'REPLY_END':
+      return { ...state, status: 'idle', waiting_for: [], loop: null }
+    case 'MODEL_CALL_START':
+      return { ...state, cur_iter: state.cur_iter + 1, loop: { ...loop, model_call_open: true, model_call_usage: freshLoop().model_call_usage, round_calls: [], round_text: false } }
+    case 'MODEL_CALL_USAGE': {
+      const { input_tokens, output_tokens, cache_input_tokens, cache_creation_input_tokens } = event
+      return withLoop(state, { ...loop, model_call_usage: { input_tokens, output_tokens, cache_input_tokens, cache_creation_input_tokens } })
+    }
+    case 'MODEL_CALL_END':
+      return withLoop(state, { ...loop, model_call_open: false })
+    case 'TEXT_BLOCK_START':
+      return loop.round_text ? state : withLoop(state, { ...loop, round_text: true })
+    case 'TOOL_CALL_START':
+      return loop.round_calls.includes(event.tool_call_id) ? state : withLoop(state, { ...loop, round_calls: [...loop.round_calls, event.tool_call_id] })
+    case 'INTERRUPT_REQUESTED':
+    case 'USER_INTERRUPT':
+      return { ...state, status: 'running', waiting_for: [], loop: { ...loop, closing: true } }
+    case 'USER_CONFIRM_RESULT': {
+      const denied = event.confirm_results.filter((r) => !r.confirmed && !loop.denied.includes(r.tool_call.id)).map((r) => r.tool_call.id)
+      return withStatus({ ...state, loop: denied.length ? { ...loop, denied: [...loop.denied, ...denied] } : loop })
+    }
+    case 'TOOL_RESULT_END':
+      return withStatus(loop.denied.includes(event.tool_call_id) ? { ...state, loop: { ...loop, denied: loop.denied.filter((id) => id !== event.tool_call_id) } } : state)
+    case 'REQUIRE_USER_CONFIRM':
+    case 'REQUIRE_EXTERNAL_EXECUTION':
+    case 'TOOL_RESULT_START':
+    case 'EXTERNAL_EXECUTION_RESULT':
+      return withStatus(state)
+    default:
+      return state
+  }
+}
+
+const withLoop = (state: AgentState, loop: LoopState): AgentState => ({ ...state, loop })
+
+/** The calls of the current round that are not finished, in order. */
+export const unfinishedCalls = (msg: Msg | null, loop: LoopState): ToolCallBlock[] => {
+  const calls: ToolCallBlock[] = []
+  for (const id of loop.round_calls) {
+    const call = findToolCall(msg, id)
+    if (call && call.state !== 'finished') calls.push(call)
+  }
+  return calls
+}
+
+const withStatus = (state: AgentState): AgentState => {
+  const loop = state.loop!
+  if (loop.closing) return state
+  const open = unfinishedCalls(state.reply_msg, loop)
+  const waiting = (c: ToolCallBlock) => (c.state === 'asking' && !loop.denied.includes(c.id)) || c.state === 'submitted'
+  const paused = !loop.model_call_open && open.length > 0 && open.every(waiting)
+  const status = paused ? 'paused' : 'running'
+  const waiting_for = paused ? open : []
+  if (status === state.status && waiting_for.length === 0 && state.waiting_for.length === 0) return state
+  return { ...state, status, waiting_for }
+}

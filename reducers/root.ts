@@ -1,0 +1,25 @@
+// The root reducer: folds one event into the state by running each slice in turn (each writes only
+// its own keys) and counts the event in `seq`. `replay(log)` folds a whole log from the initial
+// state; it never calls a model or a tool.
+import type { AgentEvent } from '../lib/events.js'
+import { conversation } from './conversation.js'
+import { reply } from './reply.js'
+import { rules } from './rules.js'
+import { initialState, type AgentState } from './state.js'
+import { usage } from './usage.js'
+
+// Order matters: `rules` reads the paused status before `reply` moves it on, `usage` reads the
+// open model call before `reply` closes it, and `reply` reads the message `conversation` produced.
+const slices = [rules, usage, conversation, reply]
+
+export const rootReducer = (state: AgentState, event: AgentEvent): AgentState => {
+  let next = state
+  for (const slice of slices) next = slice(next, event)
+  return { ...next, seq: state.seq + 1 }
+}
+
+export const replay = (log: Iterable<AgentEvent>, from: AgentState = initialState()): AgentState => {
+  let state = from
+  for (const event of log) state = rootReducer(state, event)
+  return state
+}

@@ -1,0 +1,39 @@
+// Selectors: what effects and the agent read from the state, so that they never depend on the
+// reducers' internals.
+import type { Msg, ToolCallBlock } from '../lib/messages.js'
+import { findToolCall, findToolResult } from './blocks.js'
+import { unfinishedCalls } from './reply.js'
+import type { AgentState } from './state.js'
+
+export { findToolCall, findToolResult } from './blocks.js'
+
+/** The reply can be advanced by the scheduler: running, no model call open, not being closed. */
+export const isAdvanceable = (state: AgentState): boolean =>
+  state.status === 'running' && !!state.loop && !state.loop.model_call_open && !state.loop.closing
+
+/** The unfinished tool calls of the current round, in order. */
+export const selectOpenCalls = (state: AgentState): ToolCallBlock[] =>
+  state.loop ? unfinishedCalls(state.reply_msg, state.loop) : []
+
+/** The tool calls of the current round, in order, finished or not. */
+export const selectRoundCalls = (state: AgentState): ToolCallBlock[] => {
+  if (!state.loop || !state.reply_msg) return []
+  const msg = state.reply_msg
+  return state.loop.round_calls.map((id) => findToolCall(msg, id)).filter((c): c is ToolCallBlock => !!c)
+}
+
+/** A call that is running locally (its result started and is not closed). */
+export const isRunning = (state: AgentState, call: ToolCallBlock): boolean =>
+  call.state === 'allowed' && findToolResult(state.reply_msg, call.id)?.state === 'running'
+
+export const isDeniedByUser = (state: AgentState, id: string): boolean => !!state.loop?.denied.includes(id)
+
+/** The messages a model call is sent: the context, then the reply so far. */
+export const selectConversation = (state: AgentState): Msg[] =>
+  state.reply_msg && state.reply_msg.content.length ? [...state.context, state.reply_msg] : state.context
+
+/** The last ended reply's message, if it is the one with `reply_id`. */
+export const selectEndedReply = (state: AgentState, reply_id: string): Msg | undefined => {
+  const last = state.context[state.context.length - 1]
+  return last?.id === reply_id ? last : undefined
+}

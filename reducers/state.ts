@@ -1,0 +1,66 @@
+// The agent's state: plain JSON, derived only by folding the log. `context` holds the conversation
+// up to the reply in progress; `reply_msg` is that reply's one assistant message (id = reply_id)
+// while it runs or is paused, and joins the context at REPLY_END. `loop` is the running reply's
+// bookkeeping that the scheduler and the interrupt function read.
+import type { Msg, PermissionRule, ToolCallBlock, Usage } from '../lib/messages.js'
+import { zeroUsage } from '../lib/messages.js'
+
+export type ReplyStatus = 'idle' | 'running' | 'paused'
+
+export interface LoopState {
+  /** A model call has started and not ended. */
+  model_call_open: boolean
+  /** The usage the open model call has reported so far. */
+  model_call_usage: Usage
+  /** Ids of the tool calls of the latest model call, in order. */
+  round_calls: string[]
+  /** The latest model call streamed some text. */
+  round_text: boolean
+  /** Calls the user denied whose denial result is not recorded yet. */
+  denied: string[]
+  /** An interrupt was requested: nothing more is planned, the reply is being closed. */
+  closing: boolean
+}
+
+export interface AgentState {
+  /** Position of the last event folded (the log's length). */
+  seq: number
+  session_id: string | null
+  /** The reply in progress, or the last one. */
+  reply_id: string | null
+  status: ReplyStatus
+  /** Reasoning steps (model calls) of the reply so far. */
+  cur_iter: number
+  context: Msg[]
+  reply_msg: Msg | null
+  /** While paused: the calls waiting for a confirmation (asking) or an external result (submitted). */
+  waiting_for: ToolCallBlock[]
+  /** Token usage of the whole session. */
+  usage: Usage
+  /** Rules the user granted with confirmations, applied before a tool's own permission. */
+  permission_rules: PermissionRule[]
+  loop: LoopState | null
+}
+
+export const initialState = (): AgentState => ({
+  seq: 0,
+  session_id: null,
+  reply_id: null,
+  status: 'idle',
+  cur_iter: 0,
+  context: [],
+  reply_msg: null,
+  waiting_for: [],
+  usage: zeroUsage(),
+  permission_rules: [],
+  loop: null,
+})
+
+export const freshLoop = (): LoopState => ({
+  model_call_open: false,
+  model_call_usage: zeroUsage(),
+  round_calls: [],
+  round_text: false,
+  denied: [],
+  closing: false,
+})
