@@ -17,6 +17,8 @@ export const runTool = (clock: Clock, reply_id: string, call: ToolCallBlock, too
     const end = (state: 'success' | 'error', metadata: Record<string, unknown> = {}) =>
       createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state, metadata })
     subscriber.next(createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id, tool_call_name: call.name }))
+    // A consumer of the START event may have interrupted the reply already: then the tool never starts.
+    if (subscriber.closed) return
     const execute = async () => {
       const output: ToolOutput = await tool.execute!(input as never, { signal: controller.signal, tool_call_id })
       if (isAsyncIterable(output)) {

@@ -94,7 +94,8 @@ async function* streamAttempt(call: StreamCall, signal: AbortSignal): AsyncGener
     const parser = createParser({ onEvent: (event) => events.push(event) })
     for (;;) {
       const { done, value } = await network(() => reader!.read())
-      parser.feed(done ? text.decode() : text.decode(value, { stream: true }))
+      // At the end, a blank line dispatches a last event the server did not terminate.
+      parser.feed(done ? `${text.decode()}\n\n` : text.decode(value, { stream: true }))
       for (const event of events.splice(0)) yield* decoder.event(event)
       if (done) break
     }
