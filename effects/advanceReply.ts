@@ -33,7 +33,11 @@ export const advanceReply = (event$: Observable<AgentEvent>, state$: StateObserv
   )
 }
 
-/** Synchronous decisions first (answers, submits, end, then asks), then the work that takes time. */
+/**
+ * Synchronous decisions first (answers, submits, the STARTs of the tools about to run, asks, end),
+ * then the work that takes time. A consumer that interrupts on one of the decisions stops the
+ * work before it starts (takeUntil completes the concat first).
+ */
 const perform = (actions: Action[], state: AgentState, state$: StateObservable, deps: AgentDeps): Observable<AgentEvent> => {
   const reply_id = state.reply_id!
   const { clock } = deps
@@ -46,6 +50,7 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
         work.push(defer(() => callModel(state$, deps, action.tool_choice)))
         break
       case 'run':
+        decisions.push(createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }))
         work.push(runTool(clock, reply_id, action.call, action.tool, action.input))
         break
       case 'answer':

@@ -1,6 +1,5 @@
-// runTool: executes one local tool call as an Observable of its result events.
-// Emits: TOOL_RESULT_START at once (the claim), then TOOL_RESULT_TEXT_DELTA / DATA_DELTA as output
-// arrives (strings, result objects, or async iterables of text), then TOOL_RESULT_END. A thrown
+// runTool: executes one local tool call as an Observable of its result events (the caller has
+// emitted its TOOL_RESULT_START). Emits: TOOL_RESULT_TEXT_DELTA / DATA_DELTA as output arrives (strings, result objects, or async iterables of text), then TOOL_RESULT_END. A thrown
 // error becomes an `error` result the model can act on. Cancelled by: unsubscribing (the reply's
 // cancel$, via advanceReply), which aborts the tool's AbortSignal at once and drops anything late.
 import { Observable } from 'rxjs'
@@ -16,9 +15,6 @@ export const runTool = (clock: Clock, reply_id: string, call: ToolCallBlock, too
     const tool_call_id = call.id
     const end = (state: 'success' | 'error', metadata: Record<string, unknown> = {}) =>
       createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state, metadata })
-    subscriber.next(createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id, tool_call_name: call.name }))
-    // A consumer of the START event may have interrupted the reply already: then the tool never starts.
-    if (subscriber.closed) return
     const execute = async () => {
       const output: ToolOutput = await tool.execute!(input as never, { signal: controller.signal, tool_call_id })
       if (isAsyncIterable(output)) {

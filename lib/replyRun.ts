@@ -46,12 +46,23 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     if (event.reply_id !== this.reply_id) return
     if (this.sink) this.sink.next(event)
     else this.buffer.push(event)
-    const state = this.store.getState()
     if (event.type === 'REPLY_END') {
       this.end = event
       this.finish()
-    } else if (state.status === 'paused' && state.reply_id === this.reply_id) this.finish()
+    } else if (this.isPaused()) {
+      // A pause is final once the burst of events that caused it is over (all asks of a batch,
+      // every result of an external answer): check again after it.
+      queueMicrotask(() => {
+        if (this.isPaused()) this.finish()
+        this.wake?.()
+      })
+    }
     this.wake?.()
+  }
+
+  private isPaused(): boolean {
+    const state = this.store.getState()
+    return state.status === 'paused' && state.reply_id === this.reply_id
   }
 
   private finish() {

@@ -1,7 +1,7 @@
 // Slice: the reply's lifecycle (`session_id`, `reply_id`, `status`, `cur_iter`, `waiting_for`,
 // `loop`). Status is derived from the reply's tool calls whenever one of them changes: the reply is
-// paused when every unfinished call of the round waits for the user (asking) or for an external
-// result (submitted), and running otherwise. Reads `reply_msg`, so it runs after `conversation`.
+// paused when nothing runs or remains to be done and some call waits for the user (asking) or for
+// an external result (submitted); running otherwise. Reads `reply_msg`, so it runs after `conversation`.
 import type { AgentEvent } from '../lib/events.js'
 import type { Msg, ToolCallBlock } from '../lib/messages.js'
 import { findToolCall } from './blocks.js'
@@ -58,14 +58,20 @@ export const unfinishedCalls = (msg: Msg | null, loop: LoopState): ToolCallBlock
   return calls
 }
 
+/**
+ * Paused: no model call open, no local tool running, nothing decided that still has to be done
+ * (a confirmed call to run, a denial to record), and at least one call waiting for the user or an
+ * external result. Pending calls do not count: they wait behind an asking call of an earlier batch.
+ */
 const withStatus = (state: AgentState): AgentState => {
   const loop = state.loop!
   if (loop.closing) return state
   const open = unfinishedCalls(state.reply_msg, loop)
-  const waiting = (c: ToolCallBlock) => (c.state === 'asking' && !loop.denied.includes(c.id)) || c.state === 'submitted'
-  const paused = !loop.model_call_open && open.length > 0 && open.every(waiting)
+  const waiting = open.filter((c) => (c.state === 'asking' && !loop.denied.includes(c.id)) || c.state === 'submitted')
+  const busy = loop.model_call_open || loop.denied.length > 0 || open.some((c) => c.state === 'allowed')
+  const paused = !busy && waiting.length > 0
   const status = paused ? 'paused' : 'running'
-  const waiting_for = paused ? open : []
+  const waiting_for = paused ? waiting : []
   if (status === state.status && waiting_for.length === 0 && state.waiting_for.length === 0) return state
   return { ...state, status, waiting_for }
 }

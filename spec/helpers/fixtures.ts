@@ -13,9 +13,11 @@ export interface ToolProbe {
   started: { id: string; at: number }[]
   aborted: string[]
   finished: string[]
+  /** 'start:id' and 'end:id' in the order they happened. */
+  timeline: string[]
 }
 
-export const probe = (): ToolProbe => ({ started: [], aborted: [], finished: [] })
+export const probe = (): ToolProbe => ({ started: [], aborted: [], finished: [], timeline: [] })
 
 /** A tool that waits `ms` (honouring its signal unless `ignoreSignal`), then answers. */
 export const slowTool = (p: ToolProbe, { name = 'slow', ms = 20, safe = false, ignoreSignal = false } = {}): Tool =>
@@ -23,9 +25,11 @@ export const slowTool = (p: ToolProbe, { name = 'slow', ms = 20, safe = false, i
     name, description: `Waits ${ms} ms`, input: z.object({ x: z.string() }), concurrencySafe: safe,
     execute: async ({ x }, { signal, tool_call_id }) => {
       p.started.push({ id: tool_call_id, at: Date.now() })
+      p.timeline.push(`start:${tool_call_id}`)
       signal.addEventListener('abort', () => p.aborted.push(tool_call_id))
       await sleep(ms, ignoreSignal ? undefined : signal)
       p.finished.push(tool_call_id)
+      p.timeline.push(`end:${tool_call_id}`)
       return `${name}:${x}`
     },
   })

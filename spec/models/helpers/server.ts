@@ -31,6 +31,8 @@ export interface TestServer {
   url: string
   requests: Received[]
   reply(...replies: Reply[]): void
+  /** Forgets the received requests and any reply not used yet. */
+  reset(): void
   close(): Promise<void>
 }
 
@@ -70,6 +72,10 @@ export const startServer = async (): Promise<TestServer> => {
     url: `http://127.0.0.1:${port}`,
     requests,
     reply: (...replies) => void queue.push(...replies),
+    reset: () => {
+      queue.length = 0
+      requests.length = 0
+    },
     close: () => new Promise((resolve) => {
       server.closeAllConnections()
       server.close(() => resolve())
