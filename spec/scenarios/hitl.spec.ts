@@ -170,4 +170,33 @@ test('a cancel while one call runs and others ask or are submitted: the running 
   checkInvariants(agent)
 })
 
+test('USER_INTERRUPT at every paused point of a multi-call reply, then a new message completes; replay equals the state', async () => {
+  const script = () => [
+    [...callTool('a-1', 'delete_file', { path: '1' }), ...callTool('x-1', 'browser', { url: 'u' }), ...callTool('a-2', 'delete_file', { path: '2' })],
+    [...say('finished')], [...say('hello')],
+  ]
+  for (let pauseToInterrupt = 0; pauseToInterrupt < 3; pauseToInterrupt++) {
+    const p = probe()
+    const { agent } = makeAgent(script(), [askingTool(p), externalTool()])
+    await collect(agent.replyStream(UserMsg({ content: 'go' })))
+    for (let pause = 0; pause < pauseToInterrupt; pause++) {
+      const [call] = agent.state.waiting_for
+      const reply_id = agent.state.reply_id!
+      const answer = call.state === 'asking'
+        ? UserConfirmResultEvent({ reply_id, confirm_results: [{ confirmed: true, tool_call: call }] })
+        : ExternalExecutionResultEvent({ reply_id, execution_results: [ToolResultBlock({ id: call.id, name: call.name, output: 'ok' })] })
+      await collect(agent.replyStream(answer))
+      checkInvariants(agent)
+    }
+    assert.is(agent.state.status, 'paused', `paused at point ${pauseToInterrupt}`)
+    const events = await collect(agent.replyStream(UserInterruptEvent({ reply_id: agent.state.reply_id! })))
+    assert.is(events.at(-1)!.type, 'REPLY_END')
+    checkInvariants(agent)
+    assert.equal(results(agent).map(([, state]) => state).filter((s) => s === 'interrupted').length, 3 - pauseToInterrupt)
+    const next = await agent.reply(UserMsg({ content: 'hi' }))
+    assert.is(next.finished_reason, 'completed')
+    checkInvariants(agent)
+  }
+})
+
 test.run()

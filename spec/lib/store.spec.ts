@@ -1,0 +1,65 @@
+// The store on its own, as an RxJS app would use it: validate, append, reduce, publish state,
+// publish event, in that order; effect output queued behind the event that caused it (never a
+// nested dispatch); an invalid event refused with the log unchanged; interop via Symbol.observable.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { from, map, filter, type Observable } from 'rxjs'
+import { AgentError, createStore, initialState, rootReducer, type AgentEvent, type AgentState } from '../../lib/index.js'
+import { ev } from '../helpers/events.js'
+
+const test = suite('lib/store')
+const userMessage = () => ev('USER_MESSAGE', { msg: { id: 'm', name: 'user', role: 'user', content: [], metadata: {}, created_at: 't', usage: null, finished_at: 't', finished_reason: null, structured_output: null, error: null } })
+
+test('an event is appended and reduced before the state is published, and the state before the event', () => {
+  const store = createStore({ reducer: rootReducer, initialState: initialState() })
+  const order: string[] = []
+  store.state$.subscribe((s) => order.push(`state:${s.seq}:log=${store.log.length}`))
+  store.event$.subscribe((e) => order.push(`event:${e.metadata.seq}:state=${store.getState().seq}`))
+  store.dispatch(userMessage())
+  assert.equal(order, ['state:0:log=0', 'state:1:log=1', 'event:1:state=1'])
+  assert.is(store.log[0].metadata.seq, 1, 'the position is kept in metadata')
+  assert.is(store.getState().context.length, 1)
+})
+
+test('effect output is queued behind the event that caused it, in order', () => {
+  const store = createStore({ reducer: rootReducer, initialState: initialState() })
+  const reactToMessage = (event$: Observable<AgentEvent>) => event$.pipe(
+    filter((e) => e.type === 'USER_MESSAGE'),
+    map(() => ev('REPLY_START', { session_id: 's', reply_id: 'r', name: 'A', role: 'assistant' })),
+  )
+  store.runEffects([reactToMessage], {})
+  const seenByLateSubscriber: string[] = []
+  store.event$.subscribe((e) => seenByLateSubscriber.push(`${e.type}@${store.getState().seq}`))
+  store.dispatch(userMessage())
+  assert.equal(seenByLateSubscriber, ['USER_MESSAGE@1', 'REPLY_START@2'], 'every subscriber saw USER_MESSAGE before REPLY_START was reduced')
+  assert.equal(store.log.map((e) => e.type), ['USER_MESSAGE', 'REPLY_START'])
+  assert.is(store.getState().status, 'running')
+})
+
+test('an invalid event is refused with a code and the log is unchanged', () => {
+  const store = createStore({ reducer: rootReducer, initialState: initialState() })
+  store.dispatch(userMessage())
+  const before = JSON.stringify(store.log)
+  for (const bad of [null, { type: 'TEXT_BLOCK_DELTA' }, { ...userMessage(), surprise: true }]) {
+    assert.throws(() => store.dispatch(bad), (e: AgentError) => e.code === 'INVALID_EVENT')
+  }
+  assert.is(JSON.stringify(store.log), before)
+  assert.is(store.getState().seq, 1)
+})
+
+test('the store is an observable of states (Symbol.observable), and subscribe returns an unsubscribe', () => {
+  const store = createStore({ reducer: rootReducer, initialState: initialState() })
+  const seqs: number[] = []
+  const subscription = from(store as unknown as Observable<AgentState>).subscribe((s) => seqs.push(s.seq))
+  const listened: number[] = []
+  const unsubscribe = store.subscribe((s) => listened.push(s.seq))
+  store.dispatch(userMessage())
+  unsubscribe()
+  store.dispatch(userMessage())
+  subscription.unsubscribe()
+  assert.equal(seqs, [0, 1, 2])
+  assert.equal(listened, [0, 1])
+  assert.is(store.state$.value.seq, 2)
+})
+
+test.run()
