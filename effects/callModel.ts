@@ -45,7 +45,8 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
             open = { type: chunk.type, id: clock.id() }
             emit(createEvent(clock, chunk.type === 'text' ? 'TEXT_BLOCK_START' : 'THINKING_BLOCK_START', { reply_id, block_id: open.id }))
           }
-          emit(createEvent(clock, chunk.type === 'text' ? 'TEXT_BLOCK_DELTA' : 'THINKING_BLOCK_DELTA', { reply_id, block_id: open.id, delta: chunk.delta }))
+          // The hot path: one event per streamed delta, written out as a literal.
+          emit({ id: clock.id(), created_at: clock.now(), metadata: {}, type: chunk.type === 'text' ? 'TEXT_BLOCK_DELTA' : 'THINKING_BLOCK_DELTA', reply_id, block_id: open.id, delta: chunk.delta })
           return
         }
         case 'thinking_signature':
@@ -78,15 +79,23 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
       closeOpenBlock()
       emit(createEvent(clock, 'MODEL_CALL_END', { reply_id, ...usage, finished_reason: 'completed' }))
     }
+    let finished = false
     stream().then(
-      () => subscriber.complete(),
+      () => {
+        finished = true
+        subscriber.complete()
+      },
       (error: unknown) => {
+        finished = true
         if (subscriber.closed) return
         for (const event of closeReply(state$.value, clock, { reason: 'error', error: errorInfo(error) })) emit(event)
         subscriber.complete()
       },
     )
-    return () => controller.abort()
+    // Abort only unfinished work: an abort after the end would cost a DOMException for nothing.
+    return () => {
+      if (!finished) controller.abort()
+    }
   })
 
 export const errorInfo = (error: unknown): ErrorInfo =>

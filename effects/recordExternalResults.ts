@@ -17,7 +17,7 @@ export const recordExternalResults = (event$: Observable<AgentEvent>, _state$: S
     mergeMap(({ reply_id, execution_results }) => from(execution_results.flatMap((result) => [
       ...outputEvents(deps.clock, reply_id, result.id, result.output),
       createEvent(deps.clock, 'TOOL_RESULT_END', {
-        reply_id, tool_call_id: result.id, state: result.state === 'running' ? 'success' : result.state, metadata: result.metadata,
+        reply_id, tool_call_id: result.id, state: result.state === 'running' ? 'success' : result.state, metadata: { ...result.metadata },
       }),
     ]))),
   )

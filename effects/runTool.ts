@@ -14,7 +14,7 @@ export const runTool = (clock: Clock, reply_id: string, call: ToolCallBlock, too
     const controller = new AbortController()
     const tool_call_id = call.id
     const end = (state: 'success' | 'error', metadata: Record<string, unknown> = {}) =>
-      createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state, metadata })
+      createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state, metadata: { ...metadata } })
     const execute = async () => {
       const output: ToolOutput = await tool.execute!(input as never, { signal: controller.signal, tool_call_id })
       if (isAsyncIterable(output)) {
@@ -30,9 +30,14 @@ export const runTool = (clock: Clock, reply_id: string, call: ToolCallBlock, too
       for (const event of outputEvents(clock, reply_id, tool_call_id, result.output)) subscriber.next(event)
       subscriber.next(end(result.state ?? 'success', result.metadata))
     }
+    let finished = false
     execute().then(
-      () => subscriber.complete(),
+      () => {
+        finished = true
+        subscriber.complete()
+      },
       (error: unknown) => {
+        finished = true
         if (subscriber.closed) return
         const message = error instanceof Error ? error.message : String(error)
         subscriber.next(createEvent(clock, 'TOOL_RESULT_TEXT_DELTA', { reply_id, tool_call_id, delta: `Error: the tool "${call.name}" failed: ${message}` }))
@@ -40,7 +45,10 @@ export const runTool = (clock: Clock, reply_id: string, call: ToolCallBlock, too
         subscriber.complete()
       },
     )
-    return () => controller.abort()
+    // Abort only unfinished work: an abort after the end would cost a DOMException for nothing.
+    return () => {
+      if (!finished) controller.abort()
+    }
   })
 
 /** The delta events that record a tool's output (a string, or text and data blocks). */

@@ -49,11 +49,12 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
 
   const process = (event: AgentEvent) => {
     const state = state$.value
-    const seq = state.seq + 1
-    const stamped = { ...event, metadata: { ...event.metadata, seq } } as AgentEvent
-    log.append([stamped], { expectedSeq: state.seq })
-    state$.next(reducer(state, stamped))
-    event$.next(stamped)
+    // Events in the queue belong to the store (dispatched ones are fresh copies from the schema
+    // parse, effects create theirs), so the position is written into their metadata in place.
+    event.metadata.seq = state.seq + 1
+    log.append([event], { expectedSeq: state.seq })
+    state$.next(reducer(state, event))
+    event$.next(event)
   }
 
   const enqueue = (event: AgentEvent) => {

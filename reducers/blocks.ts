@@ -2,10 +2,12 @@
 // message, so lookups search backwards and cost O(1) in practice; an update copies the content
 // array once (a memcpy of pointers), never the conversation.
 import type { Block, Msg, ToolCallBlock, ToolResultBlock } from '../lib/messages.js'
+import { withContent } from './shapes.js'
 
-export const findBlockIndex = (msg: Msg, type: Block['type'], id: string): number => {
+/** The index of the block of `type` with `id`, searching back from the end down to `from`. */
+export const findBlockIndex = (msg: Msg, type: Block['type'], id: string, from = 0): number => {
   const content = msg.content
-  for (let i = content.length - 1; i >= 0; i--) if (content[i].id === id && content[i].type === type) return i
+  for (let i = content.length - 1; i >= from; i--) if (content[i].id === id && content[i].type === type) return i
   return -1
 }
 
@@ -15,13 +17,14 @@ export const findToolCall = (msg: Msg | null, id: string): ToolCallBlock | undef
   return i < 0 ? undefined : (msg.content[i] as ToolCallBlock)
 }
 
+/** A call's result comes after the call, so the search stops at the call. */
 export const findToolResult = (msg: Msg | null, id: string): ToolResultBlock | undefined => {
   if (!msg) return undefined
-  const i = findBlockIndex(msg, 'tool_result', id)
+  const i = findBlockIndex(msg, 'tool_result', id, Math.max(0, findBlockIndex(msg, 'tool_call', id)))
   return i < 0 ? undefined : (msg.content[i] as ToolResultBlock)
 }
 
-export const appendBlock = (msg: Msg, block: Block): Msg => ({ ...msg, content: [...msg.content, block] })
+export const appendBlock = (msg: Msg, block: Block): Msg => withContent(msg, [...msg.content, block])
 
 /** Replaces the block at `index` with `update(block)`; returns `msg` itself when nothing changed. */
 export const replaceBlock = <B extends Block>(msg: Msg, index: number, update: (block: B) => B): Msg => {
@@ -31,5 +34,5 @@ export const replaceBlock = <B extends Block>(msg: Msg, index: number, update: (
   if (after === before) return msg
   const content = msg.content.slice()
   content[index] = after
-  return { ...msg, content }
+  return withContent(msg, content)
 }

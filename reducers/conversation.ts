@@ -5,6 +5,7 @@
 import type { AgentEvent } from '../lib/events.js'
 import type { DataBlock, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock, Usage } from '../lib/messages.js'
 import { appendBlock, findBlockIndex, replaceBlock } from './blocks.js'
+import { withInput, withOutput, withReplyMsg, withText, withThinking } from './shapes.js'
 import type { AgentState } from './state.js'
 
 const blockTypes = {
@@ -27,26 +28,27 @@ export const conversation = (state: AgentState, event: AgentEvent): AgentState =
     }
     default:
       if (!msg || !('reply_id' in event) || event.reply_id !== msg.id) return state
-      const next = reduceReplyMsg(msg, event)
-      return next === msg ? state : { ...state, reply_msg: next }
+      const next = reduceReplyMsg(msg, event, state.loop?.round_start ?? 0)
+      return next === msg ? state : withReplyMsg(state, next)
   }
 }
 
-const reduceReplyMsg = (msg: Msg, event: AgentEvent): Msg => {
+/** `roundStart`: new blocks of the current model call are checked for duplicates from there on. */
+const reduceReplyMsg = (msg: Msg, event: AgentEvent, roundStart: number): Msg => {
   switch (event.type) {
     case 'TEXT_BLOCK_START':
     case 'THINKING_BLOCK_START': {
       const type = blockTypes[event.type]
-      if (findBlockIndex(msg, type, event.block_id) >= 0) return msg
+      if (findBlockIndex(msg, type, event.block_id, roundStart) >= 0) return msg
       const base = { id: event.block_id, created_at: event.created_at, finished_at: null }
       return appendBlock(msg, type === 'text' ? { type, text: '', ...base } : { type, thinking: '', ...base })
     }
     case 'TEXT_BLOCK_DELTA':
       return replaceBlock(msg, findBlockIndex(msg, 'text', event.block_id), (b: TextBlock) =>
-        b.finished_at === null ? { ...b, text: b.text + event.delta } : b)
+        b.finished_at === null ? withText(b, b.text + event.delta) : b)
     case 'THINKING_BLOCK_DELTA':
       return replaceBlock(msg, findBlockIndex(msg, 'thinking', event.block_id), (b: ThinkingBlock) =>
-        b.finished_at === null ? { ...b, thinking: b.thinking + event.delta } : b)
+        b.finished_at === null ? withThinking(b, b.thinking + event.delta) : b)
     case 'TEXT_BLOCK_END':
     case 'THINKING_BLOCK_END':
     case 'DATA_BLOCK_END': {
@@ -55,7 +57,7 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent): Msg => {
         b.finished_at !== null ? b : typeof signature === 'string' ? { ...b, signature, finished_at: event.created_at } : { ...b, finished_at: event.created_at })
     }
     case 'DATA_BLOCK_START':
-      if (findBlockIndex(msg, 'data', event.block_id) >= 0) return msg
+      if (findBlockIndex(msg, 'data', event.block_id, roundStart) >= 0) return msg
       return appendBlock(msg, {
         type: 'data', id: event.block_id, name: null, source: { type: 'base64', data: '', media_type: event.media_type },
         created_at: event.created_at, finished_at: null,
@@ -64,18 +66,18 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent): Msg => {
       return replaceBlock(msg, findBlockIndex(msg, 'data', event.block_id), (b: DataBlock) =>
         b.finished_at !== null || b.source.type !== 'base64' ? b : { ...b, source: { ...b.source, data: b.source.data + event.data, media_type: event.media_type } })
     case 'HINT_BLOCK':
-      if (findBlockIndex(msg, 'hint', event.block_id) >= 0) return msg
+      if (findBlockIndex(msg, 'hint', event.block_id, roundStart) >= 0) return msg
       return appendBlock(msg, { type: 'hint', id: event.block_id, hint: event.hint, source: event.source, created_at: event.created_at, finished_at: event.created_at })
     case 'MODEL_CALL_END':
       return { ...msg, usage: addUsage(msg.usage, event) }
     case 'TOOL_CALL_START':
-      if (findBlockIndex(msg, 'tool_call', event.tool_call_id) >= 0) return msg
+      if (findBlockIndex(msg, 'tool_call', event.tool_call_id, roundStart) >= 0) return msg
       return appendBlock(msg, {
         type: 'tool_call', id: event.tool_call_id, name: event.tool_call_name, input: '', state: 'pending',
         created_at: event.created_at, finished_at: null,
       })
     case 'TOOL_CALL_DELTA':
-      return updateCall(msg, event.tool_call_id, (c) => c.finished_at === null ? { ...c, input: c.input + event.delta } : c)
+      return updateCall(msg, event.tool_call_id, (c) => c.finished_at === null ? withInput(c, c.input + event.delta) : c)
     case 'TOOL_CALL_END':
       return updateCall(msg, event.tool_call_id, (c) => c.finished_at === null ? { ...c, finished_at: event.created_at } : c)
     case 'REQUIRE_USER_CONFIRM':
@@ -86,8 +88,9 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent): Msg => {
       return event.confirm_results.reduce((m, { confirmed, tool_call }) => !confirmed ? m
         : updateCall(m, tool_call.id, (c) => c.state === 'asking' ? { ...c, name: tool_call.name, input: tool_call.input, state: 'allowed' } : c), msg)
     case 'TOOL_RESULT_START': {
-      const call = msg.content[findBlockIndex(msg, 'tool_call', event.tool_call_id)] as ToolCallBlock | undefined
-      if (!call || call.state === 'finished' || call.state === 'submitted' || findBlockIndex(msg, 'tool_result', event.tool_call_id) >= 0) return msg
+      const callIndex = findBlockIndex(msg, 'tool_call', event.tool_call_id)
+      const call = msg.content[callIndex] as ToolCallBlock | undefined
+      if (!call || call.state === 'finished' || call.state === 'submitted' || findBlockIndex(msg, 'tool_result', event.tool_call_id, callIndex) >= 0) return msg
       const withResult = appendBlock(msg, {
         type: 'tool_result', id: event.tool_call_id, name: event.tool_call_name, output: '', state: 'running', metadata: {},
         created_at: event.created_at, finished_at: null,
@@ -95,7 +98,7 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent): Msg => {
       return call.state === 'allowed' ? withResult : updateCall(withResult, call.id, (c) => ({ ...c, state: 'allowed' }))
     }
     case 'TOOL_RESULT_TEXT_DELTA':
-      return updateResult(msg, event.tool_call_id, (r) => ({ ...r, output: appendText(r.output, event.delta, event.id, event.created_at) }))
+      return updateResult(msg, event.tool_call_id, (r) => withOutput(r, appendText(r.output, event.delta, event.id, event.created_at)))
     case 'TOOL_RESULT_DATA_DELTA':
       return updateResult(msg, event.tool_call_id, (r) => ({
         ...r,

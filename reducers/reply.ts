@@ -5,6 +5,7 @@
 import type { AgentEvent } from '../lib/events.js'
 import type { Msg, ToolCallBlock } from '../lib/messages.js'
 import { findToolCall } from './blocks.js'
+import { copyState } from './shapes.js'
 import { freshLoop, type AgentState, type LoopState } from './state.js'
 
 export const reply = (state: AgentState, event: AgentEvent): AgentState => {
@@ -16,7 +17,7 @@ export const reply = (state: AgentState, event: AgentEvent): AgentState => {
     case 'REPLY_END':
       return { ...state, status: 'idle', waiting_for: [], loop: null }
     case 'MODEL_CALL_START':
-      return { ...state, cur_iter: state.cur_iter + 1, loop: { ...loop, model_call_open: true, model_call_usage: freshLoop().model_call_usage, round_calls: [], round_text: false } }
+      return { ...state, cur_iter: state.cur_iter + 1, loop: { ...loop, model_call_open: true, model_call_usage: freshLoop().model_call_usage, round_start: state.reply_msg?.content.length ?? 0, round_calls: [], round_text: false } }
     case 'MODEL_CALL_USAGE': {
       const { input_tokens, output_tokens, cache_input_tokens, cache_creation_input_tokens } = event
       return withLoop(state, { ...loop, model_call_usage: { input_tokens, output_tokens, cache_input_tokens, cache_creation_input_tokens } })
@@ -46,7 +47,11 @@ export const reply = (state: AgentState, event: AgentEvent): AgentState => {
   }
 }
 
-const withLoop = (state: AgentState, loop: LoopState): AgentState => ({ ...state, loop })
+const withLoop = (state: AgentState, loop: LoopState): AgentState => {
+  const next = copyState(state)
+  next.loop = loop
+  return next
+}
 
 /** The calls of the current round that are not finished, in order. */
 export const unfinishedCalls = (msg: Msg | null, loop: LoopState): ToolCallBlock[] => {

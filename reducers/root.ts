@@ -5,6 +5,7 @@ import type { AgentEvent } from '../lib/events.js'
 import { conversation } from './conversation.js'
 import { reply } from './reply.js'
 import { rules } from './rules.js'
+import { copyState } from './shapes.js'
 import { initialState, type AgentState } from './state.js'
 import { usage } from './usage.js'
 
@@ -15,7 +16,11 @@ const slices = [rules, usage, conversation, reply]
 export const rootReducer = (state: AgentState, event: AgentEvent): AgentState => {
   let next = state
   for (const slice of slices) next = slice(next, event)
-  return { ...next, seq: state.seq + 1 }
+  // `next` is either a fresh object that no one else has seen yet, or a fresh copy: counting the
+  // event in it in place is safe.
+  if (next === state) next = copyState(state)
+  next.seq = state.seq + 1
+  return next
 }
 
 export const replay = (log: Iterable<AgentEvent>, from: AgentState = initialState()): AgentState => {

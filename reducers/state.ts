@@ -12,6 +12,8 @@ export interface LoopState {
   model_call_open: boolean
   /** The usage the open model call has reported so far. */
   model_call_usage: Usage
+  /** Where the latest model call's blocks start in the reply message (new blocks are unique from here). */
+  round_start: number
   /** Ids of the tool calls of the latest model call, in order. */
   round_calls: string[]
   /** The latest model call streamed some text. */
@@ -59,6 +61,7 @@ export const initialState = (): AgentState => ({
 export const freshLoop = (): LoopState => ({
   model_call_open: false,
   model_call_usage: zeroUsage(),
+  round_start: 0,
   round_calls: [],
   round_text: false,
   denied: [],

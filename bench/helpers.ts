@@ -1,0 +1,42 @@
+// Benchmark helpers: timing, a model that streams a fixed list of chunks with no delay, and a log
+// that holds a conversation of a given length (so a new reply starts with that context).
+import { counterClock, createEvent, memoryLog, type AgentEvent, type ChatModel, type ModelChunk, type LogStore } from '../lib/index.js'
+
+export const now = () => performance.now()
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/** A model that plays `turns` in a loop, with no timer at all. */
+export const fastModel = (turns: ModelChunk[][]): ChatModel => {
+  let call = 0
+  return {
+    name: 'fast',
+    async *stream() {
+      yield* turns[call++ % turns.length]
+    },
+  }
+}
+
+/** A log holding `messages` messages: alternating user messages and completed one-block replies. */
+export const conversationLog = (messages: number): LogStore => {
+  const clock = counterClock('h')
+  const events: AgentEvent[] = []
+  const push = (event: AgentEvent) => events.push({ ...event, metadata: { seq: events.length + 1 } } as AgentEvent)
+  for (let i = 0; i < messages / 2; i++) {
+    const at = clock.now()
+    push(createEvent(clock, 'USER_MESSAGE', { msg: { id: clock.id(), name: 'user', role: 'user', content: [{ type: 'text', id: clock.id(), text: `question ${i}`, created_at: at, finished_at: at }], metadata: {}, created_at: at, usage: null, finished_at: at, finished_reason: null, structured_output: null, error: null } }))
+    const reply_id = clock.id()
+    const block_id = clock.id()
+    push(createEvent(clock, 'REPLY_START', { session_id: 's', reply_id, name: 'bench', role: 'assistant' }))
+    push(createEvent(clock, 'MODEL_CALL_START', { reply_id, model_name: 'fast' }))
+    push(createEvent(clock, 'TEXT_BLOCK_START', { reply_id, block_id }))
+    push(createEvent(clock, 'TEXT_BLOCK_DELTA', { reply_id, block_id, delta: `answer ${i}` }))
+    push(createEvent(clock, 'TEXT_BLOCK_END', { reply_id, block_id }))
+    push(createEvent(clock, 'MODEL_CALL_END', { reply_id, input_tokens: 1, output_tokens: 1, cache_input_tokens: 0, cache_creation_input_tokens: 0, finished_reason: 'completed' }))
+    push(createEvent(clock, 'REPLY_END', { session_id: 's', reply_id, finished_reason: 'completed', error: null }))
+  }
+  return memoryLog(events)
+}
+
+export const line = (label: string, value: string, goal?: string) =>
+  console.log(`${label.padEnd(58)} ${value.padStart(14)}${goal ? `   (goal ${goal})` : ''}`)

@@ -1,0 +1,9 @@
+// `npm run bench`: prints figures and ratios; asserts nothing about time.
+import { interruptLatency } from './interrupt.js'
+import { streaming } from './streaming.js'
+import { toolLoop } from './toolLoop.js'
+
+console.log(`agentlog benchmarks on Node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
+await streaming()
+await interruptLatency()
+await toolLoop()

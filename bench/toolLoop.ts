@@ -1,0 +1,27 @@
+// The tool loop: each model turn streams 5 text deltas and calls one trivial tool; milliseconds
+// per turn at 50 and at 400 turns in one reply (all of a reply's blocks live in one message).
+import { z } from 'zod'
+import { callTool, createAgent, defineTool, say, UserMsg } from '../lib/index.js'
+import { fastModel, line, now } from './helpers.js'
+
+const perTurn = async (turns: number) => {
+  const tool = defineTool({ name: 'noop', description: 'does nothing', input: z.object({ i: z.number() }), execute: () => 'ok' })
+  const script = Array.from({ length: turns }, (_, i) => [...say('a b c d e', 5), ...callTool(`c-${i}`, 'noop', { i })])
+  script.push(say('done'))
+  const agent = createAgent({ name: 'bench', model: fastModel(script), tools: [tool], maxIters: turns + 5 })
+  const start = now()
+  const msg = await agent.reply(UserMsg({ content: 'loop' }))
+  const elapsed = now() - start
+  if (msg.finished_reason !== 'completed' || agent.state.cur_iter !== turns + 1) throw new Error('the loop did not run to its end')
+  return elapsed / turns
+}
+
+export const toolLoop = async () => {
+  await perTurn(50)
+  const small = Math.min(await perTurn(50), await perTurn(50), await perTurn(50))
+  const large = Math.min(await perTurn(400), await perTurn(400))
+  console.log('\nTool loop: 5 text deltas and one trivial tool call per model turn')
+  line('per turn, 50 turns in one reply', `${small.toFixed(3)} ms`, '≤ 0.3 ms')
+  line('per turn, 400 turns in one reply', `${large.toFixed(3)} ms`)
+  line('ratio 400 / 50 turns', `${(large / small).toFixed(2)}`, '≤ 1.5')
+}

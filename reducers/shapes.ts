@@ -1,0 +1,40 @@
+// Copies of the state and of messages written out field by field. On the streaming path every
+// event copies the state, the reply message and one block; an object literal with every field
+// named keeps one hidden class and is about ten times cheaper than `{ ...object }` (measured in
+// bench/: spread 0.3 µs, literal 0.03 µs for the 11-field state).
+import type { Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock } from '../lib/messages.js'
+import type { AgentState } from './state.js'
+
+export const copyState = (s: AgentState): AgentState => ({
+  seq: s.seq, session_id: s.session_id, reply_id: s.reply_id, status: s.status, cur_iter: s.cur_iter,
+  context: s.context, reply_msg: s.reply_msg, waiting_for: s.waiting_for, usage: s.usage,
+  permission_rules: s.permission_rules, loop: s.loop,
+})
+
+export const withReplyMsg = (s: AgentState, reply_msg: Msg | null): AgentState => {
+  const next = copyState(s)
+  next.reply_msg = reply_msg
+  return next
+}
+
+export const withContent = (m: Msg, content: Msg['content']): Msg => ({
+  id: m.id, name: m.name, role: m.role, content, metadata: m.metadata, created_at: m.created_at,
+  usage: m.usage, finished_at: m.finished_at, finished_reason: m.finished_reason,
+  structured_output: m.structured_output, error: m.error,
+})
+
+export const withText = (b: TextBlock, text: string): TextBlock =>
+  ({ type: 'text', id: b.id, text, created_at: b.created_at, finished_at: b.finished_at })
+
+/** Thinking blocks may carry provider extras (a signature); those keep the general copy. */
+export const withThinking = (b: ThinkingBlock, thinking: string): ThinkingBlock =>
+  Object.keys(b).length === 5 ? { type: 'thinking', id: b.id, thinking, created_at: b.created_at, finished_at: b.finished_at } : { ...b, thinking }
+
+export const withInput = (c: ToolCallBlock, input: string): ToolCallBlock =>
+  c.suggested_rules === undefined
+    ? { type: 'tool_call', id: c.id, name: c.name, input, state: c.state, created_at: c.created_at, finished_at: c.finished_at }
+    : { ...c, input }
+
+export const withOutput = (r: ToolResultBlock, output: ToolResultBlock['output']): ToolResultBlock => ({
+  type: 'tool_result', id: r.id, name: r.name, output, state: r.state, metadata: r.metadata, created_at: r.created_at, finished_at: r.finished_at,
+})
