@@ -123,7 +123,7 @@ test('a refused connection is a connection error', async () => {
 test('timeoutMs ends a silent request with a connection error that says it timed out', async ({ server }) => {
   server.reply({ hang: true })
   const started = performance.now()
-  const { error } = await run(openai(server, { timeoutMs: 100, maxRetries: 0 }))
+  const { error } = await within(run(openai(server, { timeoutMs: 100, maxRetries: 0 })), 1000, 'the timed-out stream')
   assert.is(error?.type, 'connection')
   assert.match(error.message, 'timed out')
   assert.ok(performance.now() - started < 400)
@@ -141,14 +141,14 @@ test('abort() while the server streams slowly closes the connection within 50 ms
   await tick(10)
   const abortedAt = performance.now()
   controller.abort()
-  const error = await pending.then(() => undefined, (e) => e)
+  const error = await within(pending.then(() => undefined, (e) => e), 500, 'the pending next()')
   const endedAt = performance.now()
   assert.is(error?.name, 'AbortError')
   assert.not.instance(error, ModelError)
   assert.ok(endedAt - abortedAt < 50, `ended ${endedAt - abortedAt} ms after abort`)
   const closedAt = await within(server.requests[0].closed, 200, 'server close')
   assert.ok(closedAt - abortedAt < 50, `server saw the close ${closedAt - abortedAt} ms after abort`)
-  assert.is((await iterator.next()).done, true)
+  assert.is((await within(iterator.next(), 500, 'next() after the error')).done, true)
 })
 
 test('abort() between two chunks (consumer busy) closes the connection at once', async ({ server }) => {
@@ -160,7 +160,7 @@ test('abort() between two chunks (consumer busy) closes the connection at once',
   controller.abort()
   const closedAt = await within(server.requests[0].closed, 200, 'server close')
   assert.ok(closedAt - abortedAt < 50, `server saw the close ${closedAt - abortedAt} ms after abort`)
-  const error = await iterator.next().then(() => undefined, (e) => e)
+  const error = await within(iterator.next().then(() => undefined, (e) => e), 500, 'next() after abort')
   assert.is(error?.name, 'AbortError')
 })
 
@@ -184,7 +184,7 @@ test('abort() during a backoff wait ends at once with an AbortError and no furth
   await tick(40) // the client has read the 429 and sleeps
   const abortedAt = performance.now()
   controller.abort()
-  const { error } = await done
+  const { error } = await within(done, 500, 'the stream after abort')
   assert.ok(performance.now() - abortedAt < 50, `ended ${performance.now() - abortedAt} ms after abort`)
   assert.is(error?.name, 'AbortError')
   assert.is(server.requests.length, 1)
