@@ -4,7 +4,7 @@
 // A failure closes the reply through the pure interrupt function, as REPLY_END(error).
 // Cancelled by: unsubscribing (the reply's cancel$, via advanceReply), which aborts the model's
 // AbortSignal: the HTTP request and the body read stop at once.
-import { Observable } from 'rxjs'
+import type { Observable } from 'rxjs'
 import { createEvent } from '../lib/clock.js'
 import { ModelError } from '../lib/errors.js'
 import type { AgentEvent } from '../lib/events.js'
@@ -13,11 +13,11 @@ import type { ModelChunk, ModelRequest } from '../lib/model.js'
 import type { StateObservable } from '../lib/store.js'
 import { closeReply } from '../reducers/interrupt.js'
 import { selectConversation } from '../reducers/selectors.js'
+import { abortable } from './abortable.js'
 import type { AgentDeps } from './deps.js'
 
 export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice: 'auto' | 'none'): Observable<AgentEvent> =>
-  new Observable<AgentEvent>((subscriber) => {
-    const controller = new AbortController()
+  abortable<AgentEvent>(async (signal, subscriber) => {
     const { clock, model } = deps
     const reply_id = state$.value.reply_id!
     const request = buildRequest(state$.value.reply_msg!, selectConversation(state$.value), deps, tool_choice)
@@ -70,32 +70,15 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
       }
     }
 
-    const stream = async () => {
-      for await (const chunk of model.stream(request, { signal: controller.signal })) {
-        if (subscriber.closed) return
-        onChunk(chunk)
-      }
+    for await (const chunk of model.stream(request, { signal })) {
       if (subscriber.closed) return
-      closeOpenBlock()
-      emit(createEvent(clock, 'MODEL_CALL_END', { reply_id, ...usage, finished_reason: 'completed' }))
+      onChunk(chunk)
     }
-    let finished = false
-    stream().then(
-      () => {
-        finished = true
-        subscriber.complete()
-      },
-      (error: unknown) => {
-        finished = true
-        if (subscriber.closed) return
-        for (const event of closeReply(state$.value, clock, { reason: 'error', error: errorInfo(error) })) emit(event)
-        subscriber.complete()
-      },
-    )
-    // Abort only unfinished work: an abort after the end would cost a DOMException for nothing.
-    return () => {
-      if (!finished) controller.abort()
-    }
+    if (subscriber.closed) return
+    closeOpenBlock()
+    emit(createEvent(clock, 'MODEL_CALL_END', { reply_id, ...usage, finished_reason: 'completed' }))
+  }, (error, subscriber) => {
+    for (const event of closeReply(state$.value, deps.clock, { reason: 'error', error: errorInfo(error) })) subscriber.next(event)
   })
 
 export const errorInfo = (error: unknown): ErrorInfo =>

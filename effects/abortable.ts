@@ -1,0 +1,29 @@
+// The shape of every unit of real work in the effects: an Observable around an async function
+// that receives an AbortSignal. Unsubscribing aborts the signal (only if the work is unfinished:
+// an abort after the end would cost a DOMException for nothing); a failure is turned into events
+// by `onFailure`, never an error escaping the effect.
+import { Observable, type Subscriber } from 'rxjs'
+
+export const abortable = <T>(
+  work: (signal: AbortSignal, subscriber: Subscriber<T>) => Promise<void>,
+  onFailure: (error: unknown, subscriber: Subscriber<T>) => void,
+): Observable<T> =>
+  new Observable<T>((subscriber) => {
+    const controller = new AbortController()
+    let finished = false
+    work(controller.signal, subscriber).then(
+      () => {
+        finished = true
+        subscriber.complete()
+      },
+      (error: unknown) => {
+        finished = true
+        if (subscriber.closed) return
+        onFailure(error, subscriber)
+        subscriber.complete()
+      },
+    )
+    return () => {
+      if (!finished) controller.abort()
+    }
+  })
