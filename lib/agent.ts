@@ -54,8 +54,9 @@ export class Agent {
   constructor(options: AgentOptions) {
     checkAgentOptions(options)
     const { name, sysPrompt = '', model, tools = [], maxIters = 50, log = memoryLog(), clock = systemClock } = options
-    const restored = replay(log.events)
-    const session_id = restored.session_id ?? options.session_id ?? clock.id()
+    const snapshot = log.snapshot?.() ?? null
+    const restored = snapshot ? replay(log.read({ fromSeq: snapshot.seq }), snapshot.state) : replay(log.events)
+    const session_id = options.session_id ?? restored.session_id ?? clock.id()
     this.name = name
     this.interruptText = options.interruptText ?? DEFAULT_INTERRUPT_TEXT
     this.logStore = log

@@ -10,7 +10,7 @@ export type AgentErrorCode =
 
 export class AgentError extends Error {
   override name = 'AgentError'
-  constructor(readonly code: AgentErrorCode, message: string, readonly details?: unknown) {
+  constructor(readonly code: AgentErrorCode, message: string, readonly data?: unknown) {
     super(message)
   }
 }

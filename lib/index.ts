@@ -1,4 +1,4 @@
-// agentlog's public API.
+// agentlog's public API. It runs in a browser too; the Node-only file log is in `agentlog/node`.
 export { Agent, createAgent, DEFAULT_INTERRUPT_TEXT, type AgentOptions, type AgentInput } from './agent.js'
 export type { ReplyOptions } from './replyRun.js'
 export { defineTool, type Tool, type ToolDefinition, type ToolContext, type ToolOutput, type ToolResultObject, type Permission } from './tools.js'
@@ -16,3 +16,5 @@ export { initialState, type AgentState, type ReplyStatus, type LoopState } from 
 export * from './events.js'
 export * from './messages.js'
 export * from './models/index.js'
+export { stateAt, fork, type ForkOptions, type LogSource } from './timeTravel.js'
+export { checkLog, type Finding, type LogCheck } from './logCheck.js'

@@ -4,6 +4,7 @@
 import { Observable, Subject } from 'rxjs'
 import { AgentError } from './errors.js'
 import type { AgentEvent } from './events.js'
+import type { AgentState } from '../reducers/state.js'
 
 export interface LogStore {
   /** Every event appended so far, in order; an event's seq is its index + 1. */
@@ -16,6 +17,8 @@ export interface LogStore {
   follow(options?: { fromSeq?: number }): Observable<AgentEvent>
   /** Releases the log (flushes and unlocks a file); appending afterwards throws CLOSED. */
   close(): Promise<void>
+  /** Optional: a trusted snapshot, the state after event `seq`; a restore folds only the events after it. */
+  snapshot?(): { seq: number; state: AgentState } | null
 }
 
 export const memoryLog = (initial: readonly AgentEvent[] = []): LogStore => {

@@ -83,7 +83,9 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
 
   get events$(): Observable<OutputEvent> {
     return new Observable<OutputEvent>((subscriber) => {
-      for (const event of this.buffer.splice(0)) subscriber.next(event)
+      // The subscriber may interrupt the reply while it receives the buffer; the closing events
+      // then join the buffer, so it is drained until empty.
+      for (let event = this.buffer.shift(); event; event = this.buffer.shift()) subscriber.next(event)
       if (this.done) return subscriber.complete()
       this.sink = subscriber
     })

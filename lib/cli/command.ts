@@ -1,0 +1,55 @@
+// What a subcommand of the `agentlog` CLI is: a summary and usage for the help text, and a
+// `run(args, io)` that returns the exit code. Output goes through `io`, so specs run commands in
+// process and read what they print. Shared helpers: option parsing and loading a log file.
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import type { AgentEvent } from '../events.js'
+import { readLogFile } from '../fileLog/read.js'
+
+export interface Io {
+  out(text: string): void
+  err(text: string): void
+}
+
+export interface Command {
+  summary: string
+  usage: string
+  run(args: string[], io: Io): number | Promise<number>
+}
+
+/** A mistake in the command line: printed with the command's usage, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError'
+}
+
+export interface Parsed {
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>
+  positionals: string[]
+}
+
+/** Parses `args` against `options`, requiring exactly `positionals` positional arguments. */
+export const parse = (args: string[], options: NonNullable<ParseArgsConfig['options']>, positionals: string[]): Parsed => {
+  let parsed: Parsed
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true })
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  if (parsed.positionals.length !== positionals.length)
+    throw new UsageError(`expected ${positionals.join(' ')}; received ${parsed.positionals.length ? parsed.positionals.join(' ') : 'nothing'}`)
+  return parsed
+}
+
+/** A whole number option, or undefined when it is absent. */
+export const intOption = (name: string, value: Parsed['values'][string]): number | undefined => {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (typeof value !== 'string' || !Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a whole number of at least 0; received ${String(value)}`)
+  return n
+}
+
+/** Reads a log file (no lock, nothing changed) and notes a torn last line on stderr. */
+export const loadLog = (path: string, io: Io): AgentEvent[] => {
+  const { events, torn } = readLogFile(path)
+  if (torn) io.err(`note: ${path}:${torn.line} is torn (${torn.reason}, ${torn.bytes} bytes: a crash mid-write); it is left out, and cut when the log is next opened for writing.`)
+  return events
+}

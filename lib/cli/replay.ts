@@ -1,0 +1,34 @@
+// `agentlog replay FILE [--at SEQ] [--json]`: the log as a readable timeline (one line per event,
+// deltas coalesced into their text), then the context after the last event shown. It reads the
+// file and folds it; it never calls a model or runs a tool.
+import { stateAt } from '../timeTravel.js'
+import { intOption, loadLog, parse, UsageError, type Command } from './command.js'
+import { renderContext } from './render.js'
+import { timeline } from './timeline.js'
+
+export const replay: Command = {
+  summary: 'show a log as a timeline, then the context at that point',
+  usage: 'agentlog replay FILE [--at SEQ] [--json]',
+  run(args, io) {
+    const { values, positionals } = parse(args, { at: { type: 'string' }, json: { type: 'boolean' } }, ['FILE'])
+    const [file] = positionals
+    const events = loadLog(file, io)
+    const at = intOption('at', values.at) ?? events.length
+    if (at > events.length) throw new UsageError(`--at ${at} is past the end of ${file}, which holds ${events.length} events`)
+    const entries = timeline(events.slice(0, at))
+    const state = stateAt(events, at)
+    if (values.json) {
+      io.out(JSON.stringify({ file, at, events: events.length, timeline: entries, state }, null, 2))
+      return 0
+    }
+    const width = String(at).length * 2 + 1
+    io.out(`${file}: events 1-${at} of ${events.length}`)
+    for (const entry of entries) {
+      const seq = entry.from === entry.to ? String(entry.from) : `${entry.from}-${entry.to}`
+      io.out(`${seq.padStart(width)}  ${entry.text}`)
+    }
+    io.out('')
+    for (const line of renderContext(state)) io.out(line)
+    return 0
+  },
+}

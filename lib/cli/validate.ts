@@ -1,0 +1,43 @@
+// `agentlog validate FILE [--json]`: checks every line against the event schemas and the log
+// against the invariants of REFERENCE.md section 5; prints the first violations with their line
+// numbers (line = seq + 1: line 1 is the version marker). Exit code 0 when valid, 1 otherwise.
+import { AgentError } from '../errors.js'
+import { checkLog } from '../logCheck.js'
+import { loadLog, parse, type Command } from './command.js'
+
+const SHOWN = 10
+
+export const validate: Command = {
+  summary: 'check a log against the schemas and the invariants (exit 0 or 1)',
+  usage: 'agentlog validate FILE [--json]',
+  run(args, io) {
+    const { values, positionals } = parse(args, { json: { type: 'boolean' } }, ['FILE'])
+    const [file] = positionals
+    let events
+    try {
+      events = loadLog(file, io)
+    } catch (error) {
+      if (!(error instanceof AgentError)) throw error
+      const line = (error.data as { line?: number } | undefined)?.line ?? null
+      if (values.json) io.out(JSON.stringify({ file, valid: false, violations: [{ line, message: error.message }], notes: [] }, null, 2))
+      else io.err(error.message)
+      return 1
+    }
+    const { violations, notes, state } = checkLog(events)
+    const at = (f: { seq: number; message: string }) => ({ line: f.seq + 1, seq: f.seq, message: f.message })
+    if (values.json) {
+      io.out(JSON.stringify({ file, valid: violations.length === 0, events: events.length, violations: violations.map(at), notes: notes.map(at) }, null, 2))
+      return violations.length ? 1 : 0
+    }
+    for (const note of notes) io.err(`note: ${file}:${note.seq + 1}: ${note.message}`)
+    if (violations.length === 0) {
+      const replies = state.context.filter((m) => m.role === 'assistant').length
+      io.out(`${file}: valid (${events.length} events, ${replies} ended replies${state.status === 'idle' ? '' : `, reply ${state.reply_id} ${state.status}`})`)
+      return 0
+    }
+    for (const v of violations.slice(0, SHOWN)) io.out(`${file}:${v.seq + 1}: ${v.message}`)
+    if (violations.length > SHOWN) io.out(`... and ${violations.length - SHOWN} more`)
+    io.out(`${file}: INVALID (${violations.length} violation${violations.length === 1 ? '' : 's'}; the first on line ${violations[0].seq + 1})`)
+    return 1
+  },
+}

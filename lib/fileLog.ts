@@ -1,0 +1,167 @@
+// fileLog: the LogStore of a JSONL file (Node only). A version marker, then one event per line,
+// appended synchronously with O_APPEND: the bytes reach the OS (and the disk, with durability
+// 'always') before the store reduces and publishes the event. One writer at a time (PATH.lock).
+// Opening checks and folds the file without keeping its events (`events` reads them on demand) and
+// hands the fold to the agent through `snapshot()`; with `snapshots`, PATH.snapshot lets an open
+// read only the events after it. A torn last line is cut and reported; other damage is refused.
+import fs from 'node:fs'
+import { Observable, Subject } from 'rxjs'
+import { replay } from '../reducers/root.js'
+import type { AgentState } from '../reducers/state.js'
+import { AgentError, describe } from './errors.js'
+import type { AgentEvent } from './events.js'
+import { checkEvent } from './fileLog/check.js'
+import { acquireLock } from './fileLog/lock.js'
+import { openLogFile, writeAll, type Durability, type Recovery } from './fileLog/open.js'
+import { readEvents } from './fileLog/read.js'
+import { writeSnapshot } from './fileLog/snapshot.js'
+import type { LogStore } from './log.js'
+
+export type { Durability, Recovery }
+
+export interface FileLogOptions {
+  /**
+   * When appended events are fsync'd: 'always' (each append, before the event is published),
+   * 'reply' (default: at each REPLY_END and each pause), 'none' (left to the OS). In every mode
+   * an event is written to the OS before it is published, so it survives the process crashing.
+   */
+  durability?: Durability
+  /** Keep a snapshot beside the log: at close, and at a reply end or pause once `every` (default 10,000) events have passed. */
+  snapshots?: boolean | { every?: number }
+  onRecover?: (info: Recovery) => void
+}
+
+export interface FileLog extends LogStore {
+  readonly path: string
+  readonly durability: Durability
+  /** Everything opening (or running) the log repaired or ignored. */
+  readonly recovered: readonly Recovery[]
+  /**
+   * The state after event `seq`: folded while the log was read on open (from its snapshot file,
+   * when one was trusted) and moved on at each snapshot. A restore folds only the events after it.
+   */
+  snapshot(): { seq: number; state: AgentState }
+  /** The position of the snapshot file last trusted on open or written (0: none). */
+  readonly snapshotSeq: number
+}
+
+/** The events after which durability 'reply' fsyncs: a reply's end and a pause. */
+const SYNC_POINTS: ReadonlySet<string> = new Set(['REPLY_END', 'REQUIRE_USER_CONFIRM', 'REQUIRE_EXTERNAL_EXECUTION'])
+
+export const fileLog = (path: string, options: FileLogOptions = {}): FileLog => {
+  const { durability = 'reply', snapshots = false, onRecover } = checkOptions(path, options)
+  const every = typeof snapshots === 'object' ? snapshots.every ?? 10_000 : 10_000
+  const recovered: Recovery[] = []
+  const report = (info: Recovery) => {
+    recovered.push(info)
+    onRecover?.(info)
+  }
+  const lock = acquireLock(path, (holder) => report({ kind: 'stale-lock', holder }))
+  let fd: number | undefined
+  let opened: ReturnType<typeof openLogFile>
+  try {
+    fd = fs.openSync(path, 'a+', 0o600)
+    opened = openLogFile(fd, path, durability, !!snapshots, report)
+  } catch (error) {
+    if (fd !== undefined) fs.closeSync(fd)
+    lock.release()
+    throw error
+  }
+  const logFd = fd
+  let { size, hash, folded, saved } = opened
+  // Events 1..base stay on disk (bytes up to baseEnd) until someone reads them; `tail` holds the rest.
+  let base = folded.seq
+  let baseEnd = folded.offset
+  let tail: AgentEvent[] = []
+  const appended = new Subject<AgentEvent>()
+  let closed = false
+
+  const all = (): AgentEvent[] => {
+    if (base > 0) {
+      const prefix = readEvents(logFd, path, baseEnd)
+      for (const event of tail) prefix.push(event)
+      tail = prefix
+      base = baseEnd = 0
+    }
+    return tail
+  }
+  const read = (fromSeq = 0): AgentEvent[] => (fromSeq >= base ? tail.slice(fromSeq - base) : all().slice(fromSeq))
+
+  const takeSnapshot = () => {
+    if (!hash) return
+    folded = { seq: base + tail.length, offset: size, state: replay(read(folded.seq), folded.state) }
+    try {
+      writeSnapshot(path, folded, hash.copy().digest('hex'))
+      saved = folded.seq
+    } catch (error) {
+      report({ kind: 'snapshot-failed', reason: (error as Error).message })
+    }
+  }
+
+  return {
+    path,
+    durability,
+    recovered,
+    get events() {
+      return all()
+    },
+    append(batch, { expectedSeq }) {
+      if (closed) throw new AgentError('CLOSED', `The log ${path} is closed; open it again (fileLog) and create a new agent to go on.`)
+      const count = base + tail.length
+      if (expectedSeq !== count)
+        throw new AgentError('LOG_CONFLICT', `Expected to append after event ${expectedSeq}, but ${path} holds ${count}: another writer appended first. Reload the log and retry.`)
+      if (fs.fstatSync(logFd).size !== size)
+        throw new AgentError('LOG_CONFLICT', `${path} changed on disk since it was opened (${size} bytes expected): another process wrote it without the lock. Reopen the log.`)
+      let text = ''
+      for (const event of batch) {
+        const problem = checkEvent(event)
+        if (problem !== null) throw new AgentError('INVALID_EVENT', `Refusing to write an invalid event to ${path}: ${problem}; received ${describe(event)}.`)
+        text += `${JSON.stringify(event)}\n`
+      }
+      const bytes = Buffer.from(text)
+      writeAll(logFd, bytes, size)
+      const syncPoint = batch.some((e) => SYNC_POINTS.has(e.type))
+      if (durability === 'always' || (durability === 'reply' && syncPoint)) fs.fdatasyncSync(logFd)
+      size += bytes.length
+      hash?.update(bytes)
+      for (const event of batch) {
+        tail.push(event)
+        appended.next(event)
+      }
+      if (hash && syncPoint && base + tail.length - saved >= every) takeSnapshot()
+    },
+    read: ({ fromSeq = 0 } = {}) => read(fromSeq),
+    follow: ({ fromSeq = 0 } = {}) => new Observable<AgentEvent>((subscriber) => {
+      for (const event of read(fromSeq)) subscriber.next(event)
+      return appended.subscribe(subscriber)
+    }),
+    snapshot: () => ({ seq: folded.seq, state: folded.state }),
+    get snapshotSeq() {
+      return saved
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      try {
+        if (hash && base + tail.length > saved) takeSnapshot()
+        fs.fsyncSync(logFd)
+      } finally {
+        fs.closeSync(logFd)
+        lock.release()
+        appended.complete()
+      }
+    },
+  }
+}
+
+const checkOptions = (path: unknown, options: FileLogOptions): FileLogOptions => {
+  if (typeof path !== 'string' || path === '') throw new AgentError('INVALID_OPTION', `fileLog: path must be a file path; received ${describe(path)}.`)
+  if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `fileLog: options must be an object such as { durability: 'reply' }; received ${describe(options)}.`)
+  const { durability, snapshots } = options
+  if (durability !== undefined && !['always', 'reply', 'none'].includes(durability))
+    throw new AgentError('INVALID_OPTION', `fileLog: durability must be 'always', 'reply' or 'none'; received ${describe(durability)}.`)
+  const every = typeof snapshots === 'object' && snapshots !== null ? snapshots.every : undefined
+  if (snapshots !== undefined && typeof snapshots !== 'boolean' && !(typeof snapshots === 'object' && snapshots !== null && (every === undefined || (Number.isInteger(every) && every >= 1))))
+    throw new AgentError('INVALID_OPTION', `fileLog: snapshots must be true, false or { every: N } with N a whole number of at least 1; received ${describe(snapshots)}.`)
+  return options
+}
