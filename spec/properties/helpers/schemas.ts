@@ -46,9 +46,10 @@ export const isAgentScopeType = (type: string): boolean => eventValidators.has(t
 
 /** What is wrong with `event` against the events schema (empty when it validates). */
 export const eventProblems = (event: { type?: unknown }): string[] => {
-  const validate = eventValidators.get(String(event.type))
+  const type = String(event.type)
+  const validate = eventValidators.get(type)
   if (!validate) return [`type ${JSON.stringify(event.type)} is not an AgentScope event`]
-  return validate(event) ? [] : describeErrors(validate.errors).map((p) => `${String(event.type)} ${p}`)
+  return validate(event) ? [] : describeErrors(validate.errors).map((p) => `${type} ${p}`)
 }
 
 /** What is wrong with `msg` against the message schema (empty when it validates). */

@@ -12,7 +12,8 @@ export type Body = 'return' | 'throw' | 'stream' | 'error-object' | 'blocks'
 export interface ToolPlan {
   name: string
   external: boolean
-  permission: 'allow' | 'ask' | 'deny'
+  /** `odd`: a permission function, asking when the input's x has an odd length. */
+  permission: 'allow' | 'ask' | 'deny' | 'odd'
   safe: boolean
   body: Body
   delayMs: number
@@ -23,8 +24,8 @@ export interface ToolPlan {
 export const toolPlanArb = (name: string): fc.Arbitrary<ToolPlan> =>
   fc.record({
     name: fc.constant(name),
-    external: fc.constantFrom(false, false, true),
-    permission: fc.constantFrom<ToolPlan['permission']>('allow', 'ask', 'allow', 'deny'),
+    external: fc.constantFrom(false, false, false, true),
+    permission: fc.constantFrom<ToolPlan['permission']>('allow', 'ask', 'allow', 'allow', 'ask', 'deny', 'odd'),
     safe: fc.boolean(),
     body: fc.constantFrom<Body>('return', 'stream', 'throw', 'error-object', 'blocks'),
     delayMs: fc.integer({ min: 0, max: 3 }),
@@ -81,7 +82,8 @@ const Input = z.object({ x: z.string() })
 
 /** The tool a plan describes, writing to `journal`. */
 export const buildTool = (plan: ToolPlan, journal: Journal): Tool => {
-  const base = { name: plan.name, description: `Generated tool ${plan.name}`, input: Input, concurrencySafe: plan.safe, permission: plan.permission }
+  const permission = plan.permission === 'odd' ? ({ x }: { x: string }) => (x.length % 2 ? 'ask' as const : 'allow' as const) : plan.permission
+  const base = { name: plan.name, description: `Generated tool ${plan.name}`, input: Input, concurrencySafe: plan.safe, permission }
   if (plan.external) return defineTool({ ...base, external: true })
   return defineTool({
     ...base,
@@ -120,7 +122,10 @@ export const buildTool = (plan: ToolPlan, journal: Journal): Tool => {
             case 'error-object':
               return { output: `${plan.name} cannot do ${x}`, state: 'error', metadata: { code: 7 } }
             case 'blocks':
-              return { output: [{ type: 'text', id: `${tool_call_id}-out`, text: `${plan.name}:${x}`, created_at: 't', finished_at: 't' }], metadata: { blocks: 1 } }
+              return { output: [
+                { type: 'text', id: `${tool_call_id}-out`, text: `${plan.name}:${x}`, created_at: 't', finished_at: 't' },
+                { type: 'data', id: `${tool_call_id}-img`, source: x.length % 2 ? { type: 'url', url: `https://example.com/${x.length}.png`, media_type: 'image/png' } : { type: 'base64', data: 'aGk=', media_type: 'image/png' }, created_at: 't', finished_at: 't' },
+              ], metadata: { blocks: 2 } }
             default:
               return `${plan.name}:${x}`
           }
