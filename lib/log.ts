@@ -9,7 +9,10 @@ import type { AgentState } from '../reducers/state.js'
 export interface LogStore {
   /** Every event appended so far, in order; an event's seq is its index + 1. */
   readonly events: readonly AgentEvent[]
-  /** Appends `events` after position `expectedSeq`; throws LOG_CONFLICT if the log is longer. */
+  /**
+   * Appends `events` after position `expectedSeq`; throws LOG_CONFLICT if the log is longer. The
+   * array and the options object are lent for the call only: copy what you keep, not them.
+   */
   append(events: readonly AgentEvent[], options: { expectedSeq: number }): void
   /** The events after position `fromSeq` (default 0: all). */
   read(options?: { fromSeq?: number }): AgentEvent[]

@@ -95,7 +95,8 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     const next = (): Promise<IteratorResult<OutputEvent>> => {
       if (this.read < this.buffer.length) {
         const value = this.buffer[this.read++]
-        if (this.read === this.buffer.length) this.buffer.length = this.read = 0
+        // Drained: start over, but only once the buffer is big (a short one is cheaper to keep).
+        if (this.read === this.buffer.length && this.read > 4096) this.buffer.length = this.read = 0
         return Promise.resolve({ value, done: false })
       }
       if (this.done) return Promise.resolve({ value: undefined, done: true })

@@ -46,13 +46,18 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
   const event$ = new Subject<AgentEvent>()
   const queue: AgentEvent[] = []
   let busy = false
+  // Lent to `log.append` for the duration of one call, so the hot path allocates nothing for it.
+  const batch: AgentEvent[] = []
+  const position = { expectedSeq: 0 }
 
   const process = (event: AgentEvent) => {
     const state = state$.value
     // Events in the queue belong to the store (dispatched ones are fresh copies from the schema
     // parse, effects create theirs), so the position is written into their metadata in place.
     event.metadata.seq = state.seq + 1
-    log.append([event], { expectedSeq: state.seq })
+    batch[0] = event
+    position.expectedSeq = state.seq
+    log.append(batch, position)
     state$.next(reducer(state, event))
     event$.next(event)
   }

@@ -26,13 +26,17 @@ export const findToolResult = (msg: Msg | null, id: string): ToolResultBlock | u
 
 export const appendBlock = (msg: Msg, block: Block): Msg => withContent(msg, [...msg.content, block])
 
+/** The message with `block` at `index` (the streaming path: no closure, one array copy). */
+export const setBlock = (msg: Msg, index: number, block: Block): Msg => {
+  const content = msg.content.slice()
+  content[index] = block
+  return withContent(msg, content)
+}
+
 /** Replaces the block at `index` with `update(block)`; returns `msg` itself when nothing changed. */
 export const replaceBlock = <B extends Block>(msg: Msg, index: number, update: (block: B) => B): Msg => {
   if (index < 0) return msg
   const before = msg.content[index] as B
   const after = update(before)
-  if (after === before) return msg
-  const content = msg.content.slice()
-  content[index] = after
-  return withContent(msg, content)
+  return after === before ? msg : setBlock(msg, index, after)
 }

@@ -4,7 +4,7 @@
 // a call that is already finished (a late result after an interrupt), are ignored on purpose.
 import type { AgentEvent } from '../lib/events.js'
 import type { DataBlock, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock, Usage } from '../lib/messages.js'
-import { appendBlock, findBlockIndex, replaceBlock } from './blocks.js'
+import { appendBlock, findBlockIndex, replaceBlock, setBlock } from './blocks.js'
 import { withInput, withOutput, withReplyMsg, withText, withThinking } from './shapes.js'
 import type { AgentState } from './state.js'
 
@@ -43,12 +43,16 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent, roundStart: number): Msg =>
       const base = { id: event.block_id, created_at: event.created_at, finished_at: null }
       return appendBlock(msg, type === 'text' ? { type, text: '', ...base } : { type, thinking: '', ...base })
     }
-    case 'TEXT_BLOCK_DELTA':
-      return replaceBlock(msg, findBlockIndex(msg, 'text', event.block_id), (b: TextBlock) =>
-        b.finished_at === null ? withText(b, b.text + event.delta) : b)
-    case 'THINKING_BLOCK_DELTA':
-      return replaceBlock(msg, findBlockIndex(msg, 'thinking', event.block_id), (b: ThinkingBlock) =>
-        b.finished_at === null ? withThinking(b, b.thinking + event.delta) : b)
+    case 'TEXT_BLOCK_DELTA': {
+      const index = findBlockIndex(msg, 'text', event.block_id)
+      const block = msg.content[index] as TextBlock | undefined
+      return block?.finished_at === null ? setBlock(msg, index, withText(block, block.text + event.delta)) : msg
+    }
+    case 'THINKING_BLOCK_DELTA': {
+      const index = findBlockIndex(msg, 'thinking', event.block_id)
+      const block = msg.content[index] as ThinkingBlock | undefined
+      return block?.finished_at === null ? setBlock(msg, index, withThinking(block, block.thinking + event.delta)) : msg
+    }
     case 'TEXT_BLOCK_END':
     case 'THINKING_BLOCK_END':
     case 'DATA_BLOCK_END': {
