@@ -34,15 +34,17 @@ export const advanceReply = (event$: Observable<AgentEvent>, state$: StateObserv
 }
 
 /**
- * Synchronous decisions first (answers, submits, the STARTs of the tools about to run, asks, end),
- * then the work that takes time. A consumer that interrupts on one of the decisions stops the
- * work before it starts (takeUntil completes the concat first).
+ * Synchronous decisions first (answers, the STARTs of the tools about to run or be submitted, end),
+ * then the submissions and the asks, which park, so the state never looks parked while the batch is
+ * still being decided; then the work that takes time. A consumer that interrupts on one of the
+ * decisions stops the work before it starts (takeUntil completes the concat first).
  */
 const perform = (actions: Action[], state: AgentState, state$: StateObservable, deps: AgentDeps): Observable<AgentEvent> => {
   const reply_id = state.reply_id!
   const { clock } = deps
   const decisions: AgentEvent[] = []
   const work: Observable<AgentEvent>[] = []
+  const submitted: AgentEvent[] = []
   const asked: AgentEvent[] = []
   for (const action of actions) {
     switch (action.kind) {
@@ -58,7 +60,7 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
         break
       case 'submit':
         decisions.push(createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }))
-        decisions.push(createEvent(clock, 'REQUIRE_EXTERNAL_EXECUTION', { reply_id, tool_calls: [{ ...action.call, state: 'submitted' }] }))
+        submitted.push(createEvent(clock, 'REQUIRE_EXTERNAL_EXECUTION', { reply_id, tool_calls: [{ ...action.call, state: 'submitted' }] }))
         break
       case 'ask':
         asked.push(createEvent(clock, 'REQUIRE_USER_CONFIRM', { reply_id, tool_calls: [{ ...action.call, state: 'asking' }] }))
@@ -67,7 +69,7 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
         decisions.push(createEvent(clock, 'REPLY_END', { session_id: state.session_id!, reply_id, finished_reason: action.reason, error: null }))
     }
   }
-  return concat(from([...decisions, ...asked]), merge(...work))
+  return concat(from([...decisions, ...submitted, ...asked]), merge(...work))
 }
 
 const answer = (clock: Clock, reply_id: string, tool_call_id: string, tool_call_name: string, state: 'error' | 'denied', text: string): AgentEvent[] => [
