@@ -39,10 +39,35 @@ export const checkReplyOptions = (options: unknown): void => {
   if (rejectOnInterrupt !== undefined && typeof rejectOnInterrupt !== 'boolean') fail('INVALID_OPTION', `rejectOnInterrupt must be a boolean; received ${describe(rejectOnInterrupt)}.`)
 }
 
+/** The path of the first value JSON cannot carry unchanged (a Date, NaN, a BigInt, a class instance, ...), or null. */
+export const findNonJson = (value: unknown, path = '(input)'): string | null => {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return null
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path
+  if (typeof value !== 'object') return path
+  if (Array.isArray(value)) {
+    if (Object.keys(value).length !== value.length) return path
+    for (let i = 0; i < value.length; i++) {
+      const found = findNonJson(value[i], `${path}[${i}]`)
+      if (found) return found
+    }
+    return null
+  }
+  const proto = Object.getPrototypeOf(value)
+  if (proto !== Object.prototype && proto !== null) return path
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue
+    const found = findNonJson(item, `${path}.${key}`)
+    if (found) return found
+  }
+  return null
+}
+
 /** A user message becomes a USER_MESSAGE event; an input event is checked against its schema. */
 export const admitInput = (input: unknown, clock: Clock): AgentEvent => {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     fail('INVALID_INPUT', `Expected a message (UserMsg({ content })) or an input event (UserConfirmResultEvent, ExternalExecutionResultEvent, UserInterruptEvent); received ${describe(input)}.`)
+  const nonJson = findNonJson(input)
+  if (nonJson) fail('INVALID_INPUT', `${nonJson} is not a plain JSON value (a Date, NaN, Infinity, a BigInt, a function or a class instance?); the log holds JSON, so send strings, finite numbers, booleans, null, arrays and plain objects.`)
   const value = input as Record<string, unknown>
   if ('role' in value) {
     const parsed = MsgSchema.safeParse(value)

@@ -9,6 +9,7 @@ import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } 
 import type { Msg } from './messages.js'
 import type { Store } from './store.js'
 import { selectEndedReply } from '../reducers/selectors.js'
+import type { AgentState } from '../reducers/state.js'
 
 export interface ReplyOptions {
   /** Aborting it interrupts the reply; the stream then yields the closing events and ends. */
@@ -26,6 +27,10 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   private wake: (() => void) | null = null
   private sink: { next: (event: OutputEvent) => void; complete: () => void } | null = null
   private subscription: Subscription | null = null
+  /** Asked to stop: set before the reply's id is known, the stop happens on its REPLY_START. */
+  private stopping = false
+  /** The state when the run ended (the outcome is read from it, not from a later state). */
+  private settled: AgentState | null = null
   private readonly onAbort = () => this.stop()
 
   constructor(private readonly agent: Agent, private readonly store: Store, input: AgentEvent | null, private readonly options: ReplyOptions) {
@@ -42,7 +47,10 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
 
   private onEvent(event: AgentEvent) {
     if (this.done || !isOutputEvent(event)) return
-    if (this.reply_id === null && event.type === 'REPLY_START') this.reply_id = event.reply_id
+    if (this.reply_id === null && event.type === 'REPLY_START') {
+      this.reply_id = event.reply_id
+      if (this.stopping) this.agent.cancel(event.reply_id)
+    }
     if (event.reply_id !== this.reply_id) return
     if (this.sink) this.sink.next(event)
     else this.buffer.push(event)
@@ -68,6 +76,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   private finish() {
     if (this.done && !this.subscription) return
     this.done = true
+    this.settled = this.store.getState()
     this.sink?.complete()
     this.subscription?.unsubscribe()
     this.subscription = null
@@ -76,8 +85,14 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
 
   /** Interrupts the reply if it is still running, and stops listening. */
   stop(): void {
-    if (!this.done && this.reply_id) this.agent.cancel(this.reply_id)
-    this.finish()
+    if (this.done) return
+    this.stopping = true
+    if (this.reply_id) this.agent.cancel(this.reply_id)
+    // Called from inside the store's delivery, the closing events are still queued (or the reply
+    // has not started yet): keep listening, REPLY_END will finish the run.
+    const state = this.store.getState()
+    const pending = this.reply_id === null || (state.reply_id === this.reply_id && state.status === 'running')
+    if (!pending) this.finish()
     this.wake?.()
   }
 
@@ -118,7 +133,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
 
   /** The reply's outcome once the stream is over: see `Agent.reply`. */
   result(): Msg {
-    const state = this.store.getState()
+    const state = this.settled ?? this.store.getState()
     const end = this.end
     if (!end) {
       if (state.reply_msg && state.reply_msg.id === this.reply_id) return state.reply_msg

@@ -1,6 +1,7 @@
 // The root reducer: folds one event into the state by running each slice in turn (each writes only
 // its own keys) and counts the event in `seq`. `replay(log)` folds a whole log from the initial
-// state; it never calls a model or a tool.
+// state; it never calls a model or a tool, and refuses an entry that is not an event.
+import { AgentError, describe } from '../lib/errors.js'
 import type { AgentEvent } from '../lib/events.js'
 import { conversation } from './conversation.js'
 import { reply } from './reply.js'
@@ -25,6 +26,12 @@ export const rootReducer = (state: AgentState, event: AgentEvent): AgentState =>
 
 export const replay = (log: Iterable<AgentEvent>, from: AgentState = initialState()): AgentState => {
   let state = from
-  for (const event of log) state = rootReducer(state, event)
+  let position = from.seq
+  for (const event of log) {
+    position++
+    if (typeof event !== 'object' || event === null || typeof (event as { type?: unknown }).type !== 'string' || typeof event.metadata !== 'object' || event.metadata === null)
+      throw new AgentError('INVALID_LOG', `Entry ${position} of the log is not an event (received ${describe(event)}); replay takes the events of agent.log or a log file.`)
+    state = rootReducer(state, event)
+  }
   return state
 }

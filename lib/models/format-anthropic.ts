@@ -29,10 +29,14 @@ export interface AnthropicBodyOptions {
   thinking?: AnthropicThinking
 }
 
+const EMPTY_USER_TEXT = '(empty message)'
+
 export const formatAnthropicMessages = (messages: Msg[]): { system?: string; messages: AnthropicMessage[] } => {
   const system: string[] = []
   const out: AnthropicMessage[] = []
   const add = (role: AnthropicMessage['role'], content: AnthropicBlock[]) => {
+    // A user turn with nothing the API accepts (blank text) still counts: roles must alternate.
+    if (!content.length && role === 'user') content = [{ type: 'text', text: EMPTY_USER_TEXT }]
     if (!content.length) return
     const last = out[out.length - 1]
     if (last?.role === role) last.content.push(...content)
@@ -61,6 +65,8 @@ export const formatAnthropicMessages = (messages: Msg[]): { system?: string; mes
       }))
     }
   }
+  // The API wants the conversation to start with a user message.
+  if (out[0]?.role !== 'user') out.unshift({ role: 'user', content: [{ type: 'text', text: EMPTY_USER_TEXT }] })
   // The API wants tool results first in a user message.
   for (const message of out) {
     if (message.role === 'user') {

@@ -31,8 +31,11 @@ test('reply$: an observer that interrupts on the first event still receives the 
     },
     complete: resolve,
   }))
-  assert.equal(seen.map((e) => e.type), ['REPLY_START', 'REPLY_END'])
-  assert.is(seen[1].type === 'REPLY_END' && seen[1].finished_reason, 'interrupted')
+  // interrupt() decides on the settled state (a microtask later), so the model call may have opened.
+  const types = seen.map((e) => e.type)
+  assert.ok(['REPLY_START,REPLY_END', 'REPLY_START,MODEL_CALL_START,MODEL_CALL_END,REPLY_END'].includes(types.join(',')), types.join(','))
+  const end = seen.at(-1)!
+  assert.is(end.type === 'REPLY_END' && end.finished_reason, 'interrupted')
 })
 
 test('reply$: unsubscribing on the first REQUIRE_EXTERNAL_EXECUTION of a batch that also runs a local tool interrupts the reply', async () => {
