@@ -18,6 +18,9 @@ export interface ReplyOptions {
   rejectOnInterrupt?: boolean
 }
 
+/** The output events after which a reply can be paused (the reducers derive the status there). */
+const mayPause: ReadonlySet<string> = new Set(['REQUIRE_USER_CONFIRM', 'REQUIRE_EXTERNAL_EXECUTION', 'TOOL_RESULT_START', 'TOOL_RESULT_END'])
+
 export class ReplyRun implements AsyncIterable<OutputEvent> {
   private reply_id: string | null
   private readonly buffer: OutputEvent[] = []
@@ -57,7 +60,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     if (event.type === 'REPLY_END') {
       this.end = event
       this.finish()
-    } else if (this.isPaused()) {
+    } else if (mayPause.has(event.type) && this.isPaused()) {
       // A pause is final once the burst of events that caused it is over (all asks of a batch,
       // every result of an external answer): check again after it.
       queueMicrotask(() => {
