@@ -4,6 +4,7 @@
 import { AgentError, describe } from '../lib/errors.js'
 import type { AgentEvent } from '../lib/events.js'
 import { conversation } from './conversation.js'
+import { protocolProblems } from './protocol.js'
 import { reply } from './reply.js'
 import { rules } from './rules.js'
 import { copyState } from './shapes.js'
@@ -24,7 +25,16 @@ export const rootReducer = (state: AgentState, event: AgentEvent): AgentState =>
   return next
 }
 
-export const replay = (log: Iterable<AgentEvent>, from: AgentState = initialState()): AgentState => {
+export interface ReplayOptions {
+  /** Refuse a log whose events cannot have happened in that order (checked from its first event). */
+  strict?: boolean
+}
+
+export const replay = (log: Iterable<AgentEvent>, from: AgentState = initialState(), { strict = false }: ReplayOptions = {}): AgentState => {
+  if (strict) {
+    const [problem] = protocolProblems([...log])
+    if (problem) throw new AgentError('INVALID_LOG', `The log cannot have happened: ${problem}. It was reordered, cut or edited; replay a log the agent wrote.`)
+  }
   let state = from
   let position = from.seq
   for (const event of log) {

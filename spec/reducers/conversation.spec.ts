@@ -3,7 +3,7 @@
 // deltas never copy the conversation, and a log folds to the same state after a JSON round trip.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { replay, rootReducer, type AgentEvent } from '../../lib/index.js'
+import { AgentError, replay, rootReducer, type AgentEvent } from '../../lib/index.js'
 import { ev } from '../helpers/events.js'
 
 const test = suite('reducers/conversation')
@@ -78,6 +78,14 @@ test('a streamed delta shares the context and every other block (structural shar
 
 test('a log sent through JSON folds to the same state', () => {
   assert.equal(replay(JSON.parse(JSON.stringify(round))), replay(round))
+})
+
+test('strict replay refuses a log that cannot have happened, naming the event, and accepts the real one', () => {
+  const stamped = round.map((e, i) => ({ ...e, metadata: { seq: i + 1 } })) as AgentEvent[]
+  assert.equal(replay(stamped, undefined, { strict: true }), replay(stamped))
+  const endFirst = [...stamped.slice(0, 6), stamped[14], ...stamped.slice(6, 14)].map((e, i) => ({ ...e, metadata: { seq: i + 1 } })) as AgentEvent[]
+  assert.throws(() => replay(endFirst, undefined, { strict: true }), (e: AgentError) => e.code === 'INVALID_LOG' && /#7 REPLY_END/.test(e.message))
+  assert.throws(() => replay([null as never]), (e: AgentError) => e.code === 'INVALID_LOG' && /Entry 1/.test(e.message))
 })
 
 test.run()

@@ -39,8 +39,6 @@ export const propertiesOf = (register: Register) => <T>(title: string, runs: num
  * names the gaps to stop steering around (comma-separated, or `all`); delete an entry once fixed.
  */
 export const KNOWN_GAPS = {
-  /** replay folds a log whose events cannot have happened in that order into a broken state, silently. */
-  strictReplay: 'reducers/root.ts replay',
 } as const
 
 /** A gap's name; names of gaps that were fixed (no longer listed) are accepted and steer nothing. */

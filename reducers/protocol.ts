@@ -1,0 +1,126 @@
+// The event protocol of REFERENCE.md section 4 as a checker of whole logs: which event may follow
+// which, per reply, per block and per tool call. Every log the store writes passes it; a reordered
+// or cut log does not, and `replay(log, { strict: true })` refuses it before folding.
+import type { AgentEvent } from '../lib/events.js'
+
+interface Reply {
+  id: string
+  ended: boolean
+  modelOpen: boolean
+  blocks: Map<string, 'open' | 'closed'>
+  calls: Map<string, { streaming: boolean; asked: boolean; confirmed: boolean; result: 'none' | 'open' | 'closed'; submitted: boolean }>
+}
+
+/** Every way `log` breaks the protocol, as '#seq TYPE: why' lines (none for a log the store wrote). */
+export const protocolProblems = (log: readonly AgentEvent[]): string[] => {
+  const problems: string[] = []
+  const replies = new Map<string, Reply>()
+  let current: Reply | null = null
+  let lastType = ''
+  log.forEach((event, i) => {
+    const at = `#${i + 1} ${event.type}`
+    const fail = (why: string) => problems.push(`${at}: ${why}`)
+    if (event.metadata?.seq !== i + 1) fail(`metadata.seq is ${String(event.metadata?.seq)}`)
+    if (event.type === 'USER_MESSAGE') {
+      if (current && !current.ended) fail(`reply ${current.id} has not ended`)
+    } else if (event.type === 'REPLY_START') {
+      if (lastType !== 'USER_MESSAGE') fail('does not follow a USER_MESSAGE')
+      if (replies.has(event.reply_id)) fail(`reply ${event.reply_id} started twice`)
+      current = { id: event.reply_id, ended: false, modelOpen: false, blocks: new Map(), calls: new Map() }
+      replies.set(event.reply_id, current)
+    } else if ('reply_id' in event) {
+      const reply: Reply | null = current
+      if (!reply || reply.id !== event.reply_id) fail(`reply ${event.reply_id} is not the current one`)
+      else if (reply.ended) fail(`reply ${reply.id} has already ended`)
+      else checkInReply(reply, event, fail)
+    }
+    lastType = event.type
+  })
+  return problems
+}
+
+const checkInReply = (reply: Reply, event: AgentEvent, fail: (why: string) => void): void => {
+  const call = (id: string) => reply.calls.get(id)
+  const openCalls = () => [...reply.calls].filter(([, c]) => c.result !== 'closed').map(([id]) => id)
+  switch (event.type) {
+    case 'MODEL_CALL_START':
+      if (reply.modelOpen) fail('a model call is already open')
+      if (openCalls().length) fail(`calls without a result: ${openCalls().join(', ')}`)
+      reply.modelOpen = true
+      return
+    case 'MODEL_CALL_USAGE':
+      if (!reply.modelOpen) fail('no model call is open')
+      return
+    case 'MODEL_CALL_END': {
+      if (!reply.modelOpen) fail('no model call is open')
+      const open = [...reply.blocks].filter(([, s]) => s === 'open').map(([id]) => id)
+      const streaming = [...reply.calls].filter(([, c]) => c.streaming).map(([id]) => id)
+      if (open.length || streaming.length) fail(`blocks still open: ${[...open, ...streaming].join(', ')}`)
+      reply.modelOpen = false
+      return
+    }
+    case 'TEXT_BLOCK_START': case 'THINKING_BLOCK_START': case 'DATA_BLOCK_START':
+      if (!reply.modelOpen) fail('no model call is open')
+      if (reply.blocks.has(event.block_id)) fail(`block ${event.block_id} started twice`)
+      reply.blocks.set(event.block_id, 'open')
+      return
+    case 'TEXT_BLOCK_DELTA': case 'THINKING_BLOCK_DELTA': case 'DATA_BLOCK_DELTA':
+      if (reply.blocks.get(event.block_id) !== 'open') fail(`block ${event.block_id} is not open`)
+      return
+    case 'TEXT_BLOCK_END': case 'THINKING_BLOCK_END': case 'DATA_BLOCK_END':
+      if (reply.blocks.get(event.block_id) !== 'open') fail(`block ${event.block_id} is not open`)
+      reply.blocks.set(event.block_id, 'closed')
+      return
+    case 'TOOL_CALL_START':
+      if (!reply.modelOpen) fail('no model call is open')
+      if (reply.calls.has(event.tool_call_id)) fail(`call ${event.tool_call_id} started twice`)
+      reply.calls.set(event.tool_call_id, { streaming: true, asked: false, confirmed: false, result: 'none', submitted: false })
+      return
+    case 'TOOL_CALL_DELTA': case 'TOOL_CALL_END':
+      if (!call(event.tool_call_id)?.streaming) fail(`call ${event.tool_call_id} is not streaming`)
+      if (event.type === 'TOOL_CALL_END' && call(event.tool_call_id)) call(event.tool_call_id)!.streaming = false
+      return
+    case 'REQUIRE_USER_CONFIRM':
+      for (const { id } of event.tool_calls) {
+        const c = call(id)
+        if (!c || c.streaming || c.asked || c.result !== 'none' || reply.modelOpen) fail(`call ${id} cannot be asked now`)
+        else c.asked = true
+      }
+      return
+    case 'USER_CONFIRM_RESULT':
+      for (const { tool_call } of event.confirm_results) {
+        const c = call(tool_call.id)
+        if (!c?.asked || c.confirmed || c.result !== 'none') fail(`call ${tool_call.id} is not waiting for a confirmation`)
+        else c.confirmed = true
+      }
+      return
+    case 'TOOL_RESULT_START': {
+      const c = call(event.tool_call_id)
+      if (!c || c.streaming || c.result !== 'none' || reply.modelOpen) fail(`call ${event.tool_call_id} cannot get a result now`)
+      else c.result = 'open'
+      return
+    }
+    case 'REQUIRE_EXTERNAL_EXECUTION':
+      for (const { id } of event.tool_calls) {
+        const c = call(id)
+        if (c?.result !== 'open' || c.submitted) fail(`call ${id} cannot be submitted now`)
+        else c.submitted = true
+      }
+      return
+    case 'EXTERNAL_EXECUTION_RESULT':
+      for (const { id } of event.execution_results) if (!call(id)?.submitted || call(id)!.result !== 'open') fail(`call ${id} is not waiting for an external result`)
+      return
+    case 'TOOL_RESULT_TEXT_DELTA': case 'TOOL_RESULT_DATA_DELTA': case 'TOOL_RESULT_END':
+      if (call(event.tool_call_id)?.result !== 'open') fail(`the result of ${event.tool_call_id} is not open`)
+      else if (event.type === 'TOOL_RESULT_END') call(event.tool_call_id)!.result = 'closed'
+      return
+    case 'REPLY_END': {
+      const open = [...reply.blocks].filter(([, s]) => s === 'open').map(([id]) => id)
+      if (reply.modelOpen || open.length || openCalls().length) fail(`ends with ${reply.modelOpen ? 'a model call, ' : ''}open blocks [${open.join(', ')}] and calls without a result [${openCalls().join(', ')}]`)
+      reply.ended = true
+      return
+    }
+    default:
+      return
+  }
+}
