@@ -113,9 +113,6 @@ export class Agent {
 
   /** Interrupts whatever is running (cancel) or paused (USER_INTERRUPT); resolves when the reply has ended. */
   async interrupt(): Promise<void> {
-    // Decide on the settled state: called from inside the delivery of a burst of events (a
-    // subscriber), the rest of the burst may still change a paused reply into a running one.
-    await Promise.resolve()
     const { status, reply_id } = this.state
     if (status === 'running') this.cancel(reply_id!)
     else if (status === 'paused') this.store.dispatch(createEvent(this.deps.clock, 'USER_INTERRUPT', { reply_id: reply_id! }))

@@ -48,7 +48,9 @@ export const checkLog = (events: readonly AgentEvent[]): LogCheck => {
     if (INPUT_TYPES.has(event.type)) {
       const verdict = checkInput(state, event)
       if (verdict instanceof AgentError) fail(`${event.type} was recorded but must be refused (5): ${verdict.message}`)
-      else if (verdict === 'noop') fail(`${event.type} was recorded but changes nothing (5: the agent records no no-op input)`)
+      // A USER_INTERRUPT admitted while the reply was paused can land behind a burst that resumed
+      // it (sent from a subscriber during delivery): it then interrupts the running reply.
+      else if (verdict === 'noop' && !(event.type === 'USER_INTERRUPT' && state.status === 'running')) fail(`${event.type} was recorded but changes nothing (5: the agent records no no-op input)`)
     }
     const replyId = 'reply_id' in event ? event.reply_id : null
     switch (event.type) {

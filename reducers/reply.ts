@@ -28,6 +28,8 @@ export const reply = (state: AgentState, event: AgentEvent): AgentState => {
       return loop.round_text ? state : withLoop(state, { ...loop, round_text: true })
     case 'TOOL_CALL_START':
       return loop.round_calls.includes(event.tool_call_id) ? state : withLoop(state, { ...loop, round_calls: [...loop.round_calls, event.tool_call_id] })
+    // USER_INTERRUPT is admitted only while paused, but one sent during the delivery of a burst
+    // can land after the burst resumed the reply: it then interrupts it like a cancel.
     case 'INTERRUPT_REQUESTED':
     case 'USER_INTERRUPT':
       return { ...state, status: 'running', waiting_for: [], loop: { ...loop, closing: true } }
