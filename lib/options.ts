@@ -68,7 +68,8 @@ export const admitInput = (input: unknown, clock: Clock): AgentEvent => {
     fail('INVALID_INPUT', `Expected a message (UserMsg({ content })) or an input event (UserConfirmResultEvent, ExternalExecutionResultEvent, UserInterruptEvent); received ${describe(input)}.`)
   const nonJson = findNonJson(input)
   if (nonJson) fail('INVALID_INPUT', `${nonJson} is not a plain JSON value (a Date, NaN, Infinity, a BigInt, a function or a class instance?); the log holds JSON, so send strings, finite numbers, booleans, null, arrays and plain objects.`)
-  const value = input as Record<string, unknown>
+  // What is logged is exactly what its JSON folds back to (keys set to undefined are dropped).
+  const value = JSON.parse(JSON.stringify(input)) as Record<string, unknown>
   if ('role' in value) {
     const parsed = MsgSchema.safeParse(value)
     if (!parsed.success) fail('INVALID_INPUT', `Not a valid message: ${issueText(parsed.error.issues[0])}. Create messages with UserMsg({ name, content }).`)

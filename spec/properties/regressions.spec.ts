@@ -140,4 +140,12 @@ test('strict replay refuses a log whose TEXT_BLOCK_END comes after its REPLY_END
   assert.throws(() => replay(log, undefined, { strict: true }), (error: unknown) => error instanceof AgentError)
 })
 
+test('a key set to undefined in the input is logged as its JSON (found by the fuzz run, seed 1421294348)', async () => {
+  const agent = createAgent({ name: 'A', model: scriptedModel([say('hi')]), clock: counterClock('e') })
+  const msg = UserMsg({ content: 'go' })
+  await agent.reply({ ...msg, metadata: { note: undefined, kept: 1 } } as never)
+  assert.equal(agent.state.context[0].metadata, { kept: 1 })
+  assert.equal(replay(JSON.parse(JSON.stringify(agent.log))), agent.state)
+})
+
 test.run()
