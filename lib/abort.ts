@@ -4,9 +4,6 @@
 export const abortError = (signal?: AbortSignal): Error =>
   signal?.reason instanceof Error ? signal.reason : Object.assign(new Error('The operation was aborted.'), { name: 'AbortError' })
 
-export const isAbortError = (error: unknown): boolean =>
-  error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')
-
 /** Resolves after `ms`, or rejects at once when `signal` aborts (and then leaves no timer behind). */
 export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 // Where ids and timestamps come from. Events are stamped when they are created (never in a
 // reducer); specs pass a deterministic clock so runs can be compared.
 import { nanoid } from 'nanoid'
-import type { AgentEvent, EventOf, EventType } from './events.js'
+import type { EventOf, EventType } from './events.js'
 
 export interface Clock {
   id(): string
@@ -45,4 +45,3 @@ type Fields<T extends EventType> = Omit<EventOf<T>, 'id' | 'created_at' | 'metad
 export const createEvent = <T extends EventType>(clock: Clock, type: T, fields: Fields<T>): EventOf<T> =>
   ({ id: clock.id(), created_at: clock.now(), metadata: {}, type, ...fields }) as unknown as EventOf<T>
 
-export type { AgentEvent }

@@ -2,7 +2,6 @@
 // reducers' internals.
 import type { Msg, ToolCallBlock } from '../lib/messages.js'
 import { findToolCall, findToolResult } from './blocks.js'
-import { unfinishedCalls } from './reply.js'
 import type { AgentState } from './state.js'
 
 export { findToolCall, findToolResult } from './blocks.js'
@@ -10,10 +9,6 @@ export { findToolCall, findToolResult } from './blocks.js'
 /** The reply can be advanced by the scheduler: running, no model call open, not being closed. */
 export const isAdvanceable = (state: AgentState): boolean =>
   state.status === 'running' && !!state.loop && !state.loop.model_call_open && !state.loop.closing
-
-/** The unfinished tool calls of the current round, in order. */
-export const selectOpenCalls = (state: AgentState): ToolCallBlock[] =>
-  state.loop ? unfinishedCalls(state.reply_msg, state.loop) : []
 
 /** The tool calls of the current round, in order, finished or not. */
 export const selectRoundCalls = (state: AgentState): ToolCallBlock[] => {
