@@ -7,6 +7,7 @@ export type AgentErrorCode =
   | 'INVALID_INPUT' | 'INVALID_OPTION' | 'INVALID_EVENT' | 'REPLY_RUNNING' | 'REPLY_PAUSED'
   | 'NOT_PAUSED' | 'WRONG_REPLY' | 'NOT_ASKING' | 'NOT_SUBMITTED' | 'CALL_CLOSED' | 'UNKNOWN_CALL'
   | 'INVALID_LOG' | 'LOG_CONFLICT' | 'LOG_LOCKED' | 'LOG_VERSION' | 'CLOSED'
+  | 'LOG_UNAVAILABLE' | 'SESSION_BUSY' | 'SESSION_EXISTS' | 'NOT_FOUND' | 'INVALID_SESSION_ID'
 
 export class AgentError extends Error {
   override name = 'AgentError'

@@ -1,0 +1,76 @@
+// The contract between the session layer and the layers above it (server, remote client, CLI):
+// a SessionStore says where sessions live; a Hub serves many sessions in one process and routes a
+// request for a session another process owns to that owner. Implementations live beside this file
+// (the hub) and in lib/stores/ (memory, directory, postgres).
+import type { Observable } from 'rxjs'
+import type { AgentEvent, OutputEvent } from '../events.js'
+import type { LogStore } from '../log.js'
+import type { Msg } from '../messages.js'
+import type { AgentOptions, AgentInput } from '../agent.js'
+import type { ReplyOptions } from '../replyRun.js'
+import type { AgentState, ReplyStatus } from '../../reducers/state.js'
+
+export interface SessionInfo {
+  session_id: string
+  created_at: string
+  updated_at: string
+  status: ReplyStatus
+  last_seq: number
+  metadata: Record<string, unknown>
+}
+
+export interface Page<T> {
+  items: T[]
+  /** Pass back as `after` for the next page; absent on the last page. */
+  next?: string
+}
+
+export interface SessionStore {
+  list(options?: { limit?: number; after?: string }): Promise<Page<SessionInfo>>
+  /** Creates an empty session; refuses an id that exists (SESSION_EXISTS) or is not valid (INVALID_SESSION_ID). */
+  create(options?: { session_id?: string; metadata?: Record<string, unknown> }): Promise<SessionInfo>
+  /** Opens a session for writing; a second writer anywhere is refused with SESSION_BUSY. */
+  open(session_id: string): Promise<LogStore>
+  /** The session's events after `fromSeq`, without owning it; NOT_FOUND for an unknown session. */
+  read(session_id: string, options?: { fromSeq?: number }): Promise<AgentEvent[]>
+  /** The events after `fromSeq`, then every event appended by any writer, in order, no gaps or duplicates. */
+  follow(session_id: string, options?: { fromSeq?: number }): Observable<AgentEvent>
+  info(session_id: string): Promise<SessionInfo>
+  delete(session_id: string): Promise<void>
+  close(): Promise<void>
+}
+
+export interface HubOptions {
+  store: SessionStore
+  /** The agent options of a session (its log is supplied by the hub). */
+  agent: (session_id: string) => Omit<AgentOptions, 'log' | 'session_id'> | Promise<Omit<AgentOptions, 'log' | 'session_id'>>
+  /** Sessions kept open in memory at most (least recently used closed first). */
+  maxLive?: number
+  /** A session unused this long is closed (its lease released). */
+  idleMs?: number
+}
+
+/** The agent's surface for one session, wherever its owner runs. */
+export interface SessionHandle {
+  readonly session_id: string
+  replyStream(input: AgentInput | string, options?: ReplyOptions): AsyncIterable<OutputEvent>
+  reply(input: AgentInput | string, options?: ReplyOptions): Promise<Msg>
+  /** Applies an input event (or starts a reply) and resolves with the events it caused, or rejects with the coded refusal. */
+  dispatch(input: AgentInput | string): Promise<AgentEvent[]>
+  /** Interrupts the running or paused reply; resolves once REPLY_END is committed. */
+  interrupt(): Promise<void>
+  approve(tool_call_id: string, options?: { input?: Record<string, unknown> }): Promise<AgentEvent[]>
+  deny(tool_call_id: string, reason?: string): Promise<AgentEvent[]>
+  submitResult(tool_call_id: string, result: unknown): Promise<AgentEvent[]>
+  state(): Promise<AgentState>
+  follow(options?: { fromSeq?: number }): Observable<AgentEvent>
+}
+
+export interface Hub {
+  create(options?: { session_id?: string; metadata?: Record<string, unknown> }): Promise<SessionInfo>
+  list(options?: { limit?: number; after?: string }): Promise<Page<SessionInfo>>
+  session(session_id: string): SessionHandle
+  delete(session_id: string): Promise<void>
+  /** Interrupts running replies, releases every lease, and closes the store. */
+  close(): Promise<void>
+}
