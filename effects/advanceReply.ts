@@ -1,7 +1,8 @@
 // advanceReply: the ReAct loop. After each decision point it asks the pure planner what the reply
-// does next and does it: call the model, run tools, ask, submit, answer a call, or end the reply.
+// does next and does it: call the model (compacting the context first when it is over its limit),
+// run tools, ask, submit, answer a call, or end the reply.
 // Listens: REPLY_START, MODEL_CALL_END, TOOL_RESULT_END, USER_CONFIRM_RESULT.
-// Emits: the work's events (callModel, runTool), REQUIRE_USER_CONFIRM, REQUIRE_EXTERNAL_EXECUTION,
+// Emits: the work's events (compactContext, callModel, runTool), REQUIRE_USER_CONFIRM, REQUIRE_EXTERNAL_EXECUTION,
 // synthesized results, REPLY_END. Cancelled by: INTERRUPT_REQUESTED / USER_INTERRUPT (takeUntil
 // inside each unit of work, so stopping aborts the model request and every running tool).
 // Concurrency: decision points are coalesced to one plan per burst of events (auditTime on the
@@ -14,6 +15,7 @@ import type { AgentEvent } from '../lib/events.js'
 import type { StateObservable } from '../lib/store.js'
 import type { AgentState } from '../reducers/state.js'
 import { callModel } from './callModel.js'
+import { compactContext } from './compactContext.js'
 import type { AgentDeps } from './deps.js'
 import { ofType } from './ofType.js'
 import { planNextStep, type Action } from './plan.js'
@@ -49,7 +51,8 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
   for (const action of actions) {
     switch (action.kind) {
       case 'model':
-        work.push(defer(() => callModel(state$, deps, action.tool_choice)))
+        // A compaction, when the context is over its limit, comes first; the call then reads the compacted state.
+        work.push(concat(defer(() => compactContext(state$, deps)), defer(() => callModel(state$, deps, action.tool_choice))))
         break
       case 'run':
         decisions.push(createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }))

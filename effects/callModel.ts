@@ -9,14 +9,14 @@ import { createEvent } from '../lib/clock.js'
 import { ModelError } from '../lib/errors.js'
 import type { AgentEvent } from '../lib/events.js'
 import type { ErrorInfo, Msg } from '../lib/messages.js'
-import type { ModelChunk, ModelRequest } from '../lib/model.js'
+import type { ModelChunk, ModelRequest, ToolChoice } from '../lib/model.js'
 import type { StateObservable } from '../lib/store.js'
 import { closeReply } from '../reducers/interrupt.js'
 import { selectConversation } from '../reducers/selectors.js'
 import { abortable } from './abortable.js'
 import type { AgentDeps } from './deps.js'
 
-export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice: 'auto' | 'none'): Observable<AgentEvent> =>
+export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice: ToolChoice): Observable<AgentEvent> =>
   abortable<AgentEvent>(async (signal, subscriber) => {
     const { clock, model } = deps
     const reply_id = state$.value.reply_id!
@@ -85,13 +85,13 @@ export const errorInfo = (error: unknown): ErrorInfo =>
   error instanceof ModelError ? { type: error.type, message: error.message }
     : { type: 'unknown', message: error instanceof Error ? error.message : String(error) }
 
-const buildRequest = (replyMsg: Msg, conversation: Msg[], deps: AgentDeps, tool_choice: 'auto' | 'none'): ModelRequest => ({
+const buildRequest = (replyMsg: Msg, conversation: Msg[], deps: AgentDeps, tool_choice: ToolChoice): ModelRequest => ({
   messages: [systemMsg(deps.sysPrompt, replyMsg.created_at), ...conversation],
   tools: [...deps.tools.values()].map((tool) => tool.spec),
   tool_choice,
 })
 
-const systemMsg = (text: string, created_at: string): Msg => ({
+export const systemMsg = (text: string, created_at: string): Msg => ({
   id: 'system', name: 'system', role: 'system', metadata: {}, created_at,
   content: [{ type: 'text', id: 'system-prompt', text, created_at, finished_at: created_at }],
   usage: null, finished_at: created_at, finished_reason: null, structured_output: null, error: null,

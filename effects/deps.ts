@@ -1,5 +1,7 @@
 // What effects receive from the agent: everything impure (model, tools, clock) and the options
 // that shape a reply. Specs pass scripted models and a counter clock, so runs are deterministic.
+// `tools` and `output` are the current reply's: the agent sets them when a reply starts.
+import type { CompactionSettings } from '../lib/compaction.js'
 import type { Clock } from '../lib/clock.js'
 import type { ChatModel } from '../lib/model.js'
 import type { Tool } from '../lib/tools.js'
@@ -10,6 +12,10 @@ export interface AgentDeps {
   sysPrompt: string
   model: ChatModel
   tools: ReadonlyMap<string, Tool>
+  /** The structured-output tool the current reply must end with, or null. */
+  output: string | null
   maxIters: number
+  /** When and how the context is compacted before a model call, or null (never). */
+  compaction: CompactionSettings | null
   clock: Clock
 }

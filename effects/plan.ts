@@ -2,13 +2,16 @@
 // next. No open calls: call the model (or the last, tool-less call past maxIters), or end. Open
 // calls: the first unfinished batch (a run of concurrency-safe calls, or one other call) is
 // checked (input, then rules, then the tool's permission) and run, asked, submitted or answered.
+// With a structured output asked for (`output` names its tool), a reply whose message holds the
+// value ends, a text-only answer or the last call past maxIters forces that tool instead.
 import type { ToolCallBlock } from '../lib/messages.js'
+import type { ToolChoice } from '../lib/model.js'
 import type { Permission, Tool } from '../lib/tools.js'
 import { isAdvanceable, isDeniedByUser, isRunning, selectRoundCalls } from '../reducers/selectors.js'
 import type { AgentState } from '../reducers/state.js'
 
 export type Action =
-  | { kind: 'model'; tool_choice: 'auto' | 'none' }
+  | { kind: 'model'; tool_choice: ToolChoice }
   | { kind: 'end'; reason: 'completed' | 'exceed_max_iters' }
   | { kind: 'run'; call: ToolCallBlock; tool: Tool; input: unknown }
   | { kind: 'submit'; call: ToolCallBlock }
@@ -18,22 +21,27 @@ export type Action =
 export interface PlanContext {
   tools: ReadonlyMap<string, Tool>
   maxIters: number
+  /** The structured-output tool the reply must end with a successful call of, if any. */
+  output?: string | null
 }
 
 export const denialText = (name: string) => `<system-reminder>The execution of tool "${name}" is denied by user!</system-reminder>`
 
-export const planNextStep = (state: AgentState, { tools, maxIters }: PlanContext): Action[] => {
+export const planNextStep = (state: AgentState, { tools, maxIters, output = null }: PlanContext): Action[] => {
   if (!isAdvanceable(state)) return []
   const loop = state.loop!
   const round = selectRoundCalls(state)
   const open = round.filter((c) => c.state !== 'finished')
   if (open.length === 0) {
+    if (state.reply_msg?.structured_output) return [{ kind: 'end', reason: 'completed' }]
     if (state.cur_iter > maxIters) return [{ kind: 'end', reason: 'exceed_max_iters' }]
-    if (state.cur_iter > 0 && round.length === 0 && loop.round_text) return [{ kind: 'end', reason: 'completed' }]
-    return [{ kind: 'model', tool_choice: state.cur_iter >= maxIters ? 'none' : 'auto' }]
+    const forced: ToolChoice = output ? { name: output } : 'none'
+    if (state.cur_iter > 0 && round.length === 0 && loop.round_text) return output ? [{ kind: 'model', tool_choice: forced }] : [{ kind: 'end', reason: 'completed' }]
+    return [{ kind: 'model', tool_choice: state.cur_iter >= maxIters ? forced : 'auto' }]
   }
-  if (state.cur_iter > maxIters)
-    return open.map((call) => ({ kind: 'answer', call, state: 'error', text: 'Tools are disabled for the final answer; answer without them.' }))
+  const disabled = state.cur_iter > maxIters ? open.filter((call) => call.name !== output) : []
+  if (disabled.length)
+    return disabled.map((call) => ({ kind: 'answer', call, state: 'error', text: 'Tools are disabled for the final answer; answer without them.' }))
   const batch = firstOpenBatch(round, tools)
   const actions: Action[] = []
   for (const call of batch) {

@@ -3,6 +3,7 @@
 // and a promise. Every way of stopping a reply (a signal, leaving the loop, unsubscribing,
 // interrupt()) dispatches INTERRUPT_REQUESTED; the pure interrupt function does the rest.
 import { Observable } from 'rxjs'
+import type { z } from 'zod'
 import { advanceReply } from '../effects/advanceReply.js'
 import type { AgentDeps } from '../effects/deps.js'
 import { interruptReply } from '../effects/interruptReply.js'
@@ -13,6 +14,7 @@ import { closeReply } from '../reducers/interrupt.js'
 import { replay, rootReducer } from '../reducers/root.js'
 import type { AgentState } from '../reducers/state.js'
 import { systemClock, createEvent, type Clock } from './clock.js'
+import { compactionSettings, type CompactionOptions } from './compaction.js'
 import { AgentError } from './errors.js'
 import type { AgentEvent, OutputEvent } from './events.js'
 import { memoryLog, type LogStore } from './log.js'
@@ -21,6 +23,7 @@ import type { ChatModel } from './model.js'
 import { admitInput, checkAgentOptions, checkReplyOptions } from './options.js'
 import { ReplyRun, type ReplyOptions } from './replyRun.js'
 import { createStore, type Store } from './store.js'
+import { checkOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsForOutput, type StructuredMsg } from './structuredOutput.js'
 import type { Tool } from './tools.js'
 
 export const DEFAULT_INTERRUPT_TEXT = 'I notice the interruption. How can I help you?'
@@ -37,6 +40,10 @@ export interface AgentOptions {
   session_id?: string
   /** The text of the message an interrupted `reply()` resolves to. */
   interruptText?: string
+  /** A zod object schema every reply ends with a value of (a reply's own `output` overrides it). */
+  output?: z.ZodType
+  /** Summarize the older context before a model call whose estimated input is over a limit. */
+  compaction?: CompactionOptions
   clock?: Clock
 }
 
@@ -50,9 +57,13 @@ export class Agent {
   private readonly store: Store
   private readonly logStore: LogStore
   private readonly deps: AgentDeps
+  private readonly tools: ReadonlyMap<string, Tool>
+  private readonly output: z.ZodType | null
 
   constructor(options: AgentOptions) {
     checkAgentOptions(options)
+    if (options.output !== undefined) checkOutputSchema(options.output, 'createAgent')
+    const compaction = compactionSettings(options.compaction)
     const { name, sysPrompt = '', model, tools = [], maxIters = 50, log = memoryLog(), clock = systemClock } = options
     const snapshot = log.snapshot?.() ?? null
     const restored = snapshot ? replay(log.read({ fromSeq: snapshot.seq }), snapshot.state) : replay(log.events)
@@ -60,7 +71,10 @@ export class Agent {
     this.name = name
     this.interruptText = options.interruptText ?? DEFAULT_INTERRUPT_TEXT
     this.logStore = log
-    this.deps = { name, session_id, sysPrompt, model, tools: new Map(tools.map((t) => [t.name, t])), maxIters, clock }
+    this.tools = new Map(tools.map((t) => [t.name, t]))
+    this.output = options.output ?? null
+    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, maxIters, compaction, clock }
+    this.useOutput(this.output)
     this.store = createStore({ reducer: rootReducer, initialState: restored, log })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
     this.events$ = this.store.event$
@@ -98,7 +112,13 @@ export class Agent {
     })
   }
 
-  /** Runs a reply to its end (or pause) and resolves to its message; see ReplyOptions. */
+  /**
+   * Runs a reply to its end (or pause) and resolves to its message; see ReplyOptions. With `output`
+   * the message's `structured_output` is the value, typed from the schema (null: interrupted,
+   * failed or out of iterations, as `finished_reason` says).
+   */
+  async reply<S extends z.ZodType>(input: AgentInput, options: ReplyOptions & { output: S }): Promise<StructuredMsg<z.output<S>>>
+  async reply(input: AgentInput, options?: ReplyOptions): Promise<Msg>
   async reply(input: AgentInput, options: ReplyOptions = {}): Promise<Msg> {
     const run = this.start(input, options)
     for await (const _ of run) void _
@@ -108,6 +128,7 @@ export class Agent {
   /** Starts or resumes a reply exactly as replyStream would; its events arrive on `events$`. */
   dispatch(input: AgentInput): void {
     const event = this.admit(input)
+    if (event?.type === 'USER_MESSAGE') this.useOutput(this.output)
     if (event) this.store.dispatch(event)
   }
 
@@ -125,17 +146,28 @@ export class Agent {
     this.store.dispatch(createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id }))
   }
 
-  /** Interrupts a running reply, then flushes and releases the log. */
+  /** Interrupts a running reply, closes the tools that hold resources (each `close()` once), then flushes and releases the log. */
   async close(): Promise<void> {
     if (this.state.status === 'running') this.cancel(this.state.reply_id!)
+    const closers = new Set([...this.tools.values()].flatMap((tool) => (tool.close ? [tool.close] : [])))
+    const closing = Promise.allSettled([...closers].map(async (close) => close()))
     await this.logStore.close()
+    await closing
   }
 
   private start(input: AgentInput, options: ReplyOptions): ReplyRun {
     checkReplyOptions(options)
+    if (options.output !== undefined) checkOutputSchema(options.output, 'reply')
     const event = this.admit(input)
     if (options.signal?.aborted) throw new AgentError('INVALID_OPTION', 'The signal passed to the reply is already aborted; nothing was started.')
+    if (event?.type === 'USER_MESSAGE') this.useOutput(options.output ?? this.output)
     return new ReplyRun(this, this.store, event, options)
+  }
+
+  /** The tools and the structured output of the reply about to start. */
+  private useOutput(schema: z.ZodType | null): void {
+    this.deps.tools = toolsForOutput(this.tools, schema)
+    this.deps.output = schema ? STRUCTURED_OUTPUT_TOOL : null
   }
 
   /** Validates input and checks it against the state; returns the event to dispatch, or null for a no-op. */

@@ -79,6 +79,12 @@ export const CustomEventSchema = event('CUSTOM', { name: z.string(), value: z.re
 export const UserMessageEventSchema = event('USER_MESSAGE', { msg: MsgSchema })
 export const InterruptRequestedEventSchema = event('INTERRUPT_REQUESTED', reply)
 export const ModelCallUsageEventSchema = event('MODEL_CALL_USAGE', { ...reply, ...usage })
+/** The context was compacted during a reply: `summary` stands in for the history up to `covers`, with the summarizing call's usage. */
+export const ContextCompactedEventSchema = event('CONTEXT_COMPACTED', {
+  ...reply, summary: z.string().min(1), model_name: z.string(),
+  covers: z.strictObject({ messages: z.number().int().min(0), blocks: z.number().int().min(0) }),
+  ...usage,
+})
 
 export const OutputEventSchema = z.discriminatedUnion('type', [
   ReplyStartEventSchema, ReplyEndEventSchema, ModelCallStartEventSchema, ModelCallEndEventSchema,
@@ -93,7 +99,7 @@ export const InputEventSchema = z.discriminatedUnion('type', [
   UserConfirmResultEventSchema, ExternalExecutionResultEventSchema, UserInterruptEventSchema,
 ])
 export const OwnEventSchema = z.discriminatedUnion('type', [
-  UserMessageEventSchema, InterruptRequestedEventSchema, ModelCallUsageEventSchema, CustomEventSchema,
+  UserMessageEventSchema, InterruptRequestedEventSchema, ModelCallUsageEventSchema, ContextCompactedEventSchema, CustomEventSchema,
 ])
 export const AgentEventSchema = z.discriminatedUnion('type', [
   ...OutputEventSchema.options, ...InputEventSchema.options, ...OwnEventSchema.options,
@@ -117,6 +123,7 @@ export type UserConfirmResultEvent = EventOf<'USER_CONFIRM_RESULT'>
 export type ExternalExecutionResultEvent = EventOf<'EXTERNAL_EXECUTION_RESULT'>
 export type UserInterruptEvent = EventOf<'USER_INTERRUPT'>
 export type UserMessageEvent = EventOf<'USER_MESSAGE'>
+export type ContextCompactedEvent = EventOf<'CONTEXT_COMPACTED'>
 
 const outputTypes: ReadonlySet<string> = new Set(OutputEventSchema.options.map((s) => s.shape.type.value))
 /** True for the AgentScope output events a reply yields (not input events, not agentlog's own). */

@@ -3,7 +3,7 @@ export { Agent, createAgent, DEFAULT_INTERRUPT_TEXT, type AgentOptions, type Age
 export type { ReplyOptions } from './replyRun.js'
 export { defineTool, type Tool, type ToolDefinition, type ToolContext, type ToolOutput, type ToolResultObject, type Permission } from './tools.js'
 export { scriptedModel, say, think, callTool, usage, type ScriptedModel, type ScriptedModelOptions, type ScriptedTurn, type ScriptStep } from './scriptedModel.js'
-export type { ChatModel, ModelChunk, ModelRequest, ToolSpec } from './model.js'
+export type { ChatModel, ModelChunk, ModelRequest, ToolChoice, ToolSpec } from './model.js'
 export { UserMsg, TextBlock, UserInterruptEvent, UserConfirmResultEvent, ExternalExecutionResultEvent, ToolResultBlock } from './factories.js'
 export { AgentError, ModelError, AbortError, type AgentErrorCode } from './errors.js'
 export { createStore, validateEvent, type Store, type Effect, type StateObservable } from './store.js'

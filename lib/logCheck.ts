@@ -73,6 +73,10 @@ export const checkLog = (events: readonly AgentEvent[]): LogCheck => {
       case 'MODEL_CALL_START':
         if (interruptedAt) fail(`a model call starts after the interrupt at seq ${interruptedAt} (4)`)
         break
+      case 'CONTEXT_COMPACTED':
+        if (interruptedAt) fail(`a compaction is recorded after the interrupt at seq ${interruptedAt} (4: an interrupted compaction changes nothing)`)
+        else if (rootReducer(state, event).compaction === state.compaction) fail(`CONTEXT_COMPACTED covers ${event.covers.messages} messages and ${event.covers.blocks} blocks, which is not a cut point after the current one (the reducers ignore it)`)
+        break
       case 'MODEL_CALL_END':
         if (state.loop?.model_call_open) {
           const lost = USAGE_KEYS.filter((k) => event[k] < state.loop!.model_call_usage[k])

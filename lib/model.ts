@@ -8,11 +8,14 @@ export interface ToolSpec {
   input_schema: object
 }
 
+/** 'auto': the model may call tools; 'none': it may not; `{ name }`: it must call that tool. */
+export type ToolChoice = 'auto' | 'none' | { name: string }
+
 export interface ModelRequest {
   /** The system prompt as a `system` message, then the context, then the reply so far. */
   messages: Msg[]
   tools: ToolSpec[]
-  tool_choice: 'auto' | 'none'
+  tool_choice: ToolChoice
 }
 
 export type ModelChunk =

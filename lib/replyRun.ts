@@ -3,6 +3,7 @@
 // early (return(), unsubscribe, the signal) stops the reply; by the time that call returns, the log
 // holds the closing events, because the interrupt runs synchronously in the store.
 import { Observable, type Subscription } from 'rxjs'
+import type { z } from 'zod'
 import type { Agent } from './agent.js'
 import { AbortError, ModelError } from './errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from './events.js'
@@ -16,6 +17,8 @@ export interface ReplyOptions {
   signal?: AbortSignal
   /** Make `reply()` reject with an AbortError on an interrupted reply (after the cleanup) instead of resolving. */
   rejectOnInterrupt?: boolean
+  /** A zod object schema the reply ends with a value of (see `Agent.reply`); overrides the agent's default. */
+  output?: z.ZodType
 }
 
 /** The output events after which a reply can be paused (the reducers derive the status there). */

@@ -1,6 +1,7 @@
 // A deterministic model for demos and tests: it plays scripted turns of chunks, one turn per call,
 // with optional delays, and honours its AbortSignal (a pending delay rejects at once). Every request
-// it received is kept in `requests`, so specs can check what the model was sent.
+// it received is kept in `requests`, so specs can check what the model was sent. Like a provider,
+// it honours a forced `tool_choice`: a turn that does not call the named tool is a script error.
 import { abortError, sleep } from './abort.js'
 import type { ChatModel, ModelChunk, ModelRequest } from './model.js'
 
@@ -31,7 +32,9 @@ export const scriptedModel = (turns: ScriptedTurn[], options: ScriptedModelOptio
       requests.push(request)
       const turn = turns[index] ?? (onExhausted === 'repeat-last' ? turns[turns.length - 1] : undefined)
       if (!turn) throw new Error(`scriptedModel: no turn ${index + 1} in a script of ${turns.length}; add a turn or pass onExhausted: 'repeat-last'.`)
-      for (const step of typeof turn === 'function' ? turn(request) : turn) {
+      const steps = typeof turn === 'function' ? turn(request) : turn
+      checkForcedChoice(request, steps, index)
+      for (const step of steps) {
         if (signal.aborted) throw abortError(signal)
         if (chunkDelayMs > 0) await sleep(chunkDelayMs, signal)
         if (step.type === 'delay') await sleep(step.ms, signal)
@@ -40,6 +43,15 @@ export const scriptedModel = (turns: ScriptedTurn[], options: ScriptedModelOptio
       }
     },
   }
+}
+
+/** A turn answering a request that forces a tool must call that tool and nothing else, as a provider would. */
+const checkForcedChoice = (request: ModelRequest, steps: ScriptStep[], index: number): void => {
+  const forced = request.tool_choice
+  if (typeof forced === 'string' || steps.some((step) => step.type === 'fail')) return
+  const names = steps.flatMap((step) => (step.type === 'tool_call' ? [step.name] : []))
+  if (!names.includes(forced.name) || names.some((name) => name !== forced.name))
+    throw new Error(`scriptedModel: turn ${index + 1} must call "${forced.name}" (the request forces it with tool_choice), but it calls [${[...new Set(names)].join(', ')}].`)
 }
 
 /** Script helpers: a text answer split into deltas, and a tool call with its JSON split in fragments. */

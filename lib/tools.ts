@@ -33,6 +33,8 @@ export interface ToolDefinition<I extends z.ZodType> {
   /** Executed outside the agent: the reply parks with REQUIRE_EXTERNAL_EXECUTION. */
   external?: boolean
   execute?: (input: z.infer<I>, context: ToolContext) => ToolOutput | Promise<ToolOutput>
+  /** Releases what the tool holds (an MCP server connection); `agent.close()` calls each such function once. */
+  close?: () => Promise<void> | void
 }
 
 export interface Tool<I extends z.ZodType = z.ZodType> extends ToolDefinition<I> {

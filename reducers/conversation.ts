@@ -7,6 +7,7 @@ import type { DataBlock, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResul
 import { appendBlock, findBlockIndex, replaceBlock, setBlock } from './blocks.js'
 import { withInput, withOutput, withReplyMsg, withText, withThinking } from './shapes.js'
 import type { AgentState } from './state.js'
+import { recordStructuredOutput } from './structuredOutput.js'
 
 const blockTypes = {
   TEXT_BLOCK_START: 'text', THINKING_BLOCK_START: 'thinking', TEXT_BLOCK_DELTA: 'text',
@@ -114,7 +115,7 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent, roundStart: number): Msg =>
     case 'TOOL_RESULT_END': {
       const { seq: _seq, ...metadata } = event.metadata
       const closed = updateResult(msg, event.tool_call_id, (r) => ({ ...r, state: event.state, metadata, finished_at: event.created_at }))
-      return closed === msg ? msg : updateCall(closed, event.tool_call_id, (c) => ({ ...c, state: 'finished' }))
+      return closed === msg ? msg : recordStructuredOutput(updateCall(closed, event.tool_call_id, (c) => ({ ...c, state: 'finished' })), event)
     }
     default:
       return msg

@@ -51,6 +51,10 @@ const checkInReply = (reply: Reply, event: AgentEvent, fail: (why: string) => vo
     case 'MODEL_CALL_USAGE':
       if (!reply.modelOpen) fail('no model call is open')
       return
+    case 'CONTEXT_COMPACTED':
+      if (reply.modelOpen) fail('a model call is open (a compaction comes between model calls)')
+      if (openCalls().length) fail(`calls without a result: ${openCalls().join(', ')}`)
+      return
     case 'MODEL_CALL_END': {
       if (!reply.modelOpen) fail('no model call is open')
       const open = [...reply.blocks].filter(([, s]) => s === 'open').map(([id]) => id)

@@ -3,6 +3,7 @@
 // state; it never calls a model or a tool, and refuses an entry that is not an event.
 import { AgentError, describe } from '../lib/errors.js'
 import type { AgentEvent } from '../lib/events.js'
+import { compaction } from './compaction.js'
 import { conversation } from './conversation.js'
 import { protocolProblems } from './protocol.js'
 import { reply } from './reply.js'
@@ -13,7 +14,7 @@ import { usage } from './usage.js'
 
 // Order matters: `rules` reads the paused status before `reply` moves it on, `usage` reads the
 // open model call before `reply` closes it, and `reply` reads the message `conversation` produced.
-const slices = [rules, usage, conversation, reply]
+const slices = [rules, usage, conversation, compaction, reply]
 
 export const rootReducer = (state: AgentState, event: AgentEvent): AgentState => {
   let next = state

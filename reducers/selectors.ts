@@ -2,6 +2,7 @@
 // reducers' internals.
 import type { Msg, ToolCallBlock } from '../lib/messages.js'
 import { findToolCall, findToolResult } from './blocks.js'
+import { compactedView } from './compaction.js'
 import type { AgentState } from './state.js'
 
 export { findToolCall, findToolResult } from './blocks.js'
@@ -23,9 +24,12 @@ export const isRunning = (state: AgentState, call: ToolCallBlock): boolean =>
 
 export const isDeniedByUser = (state: AgentState, id: string): boolean => !!state.loop?.denied.includes(id)
 
-/** The messages a model call is sent: the context, then the reply so far. */
+/** The messages a model call is sent: the context, then the reply so far (after a compaction, its summary stands in for what it covers). */
 export const selectConversation = (state: AgentState): Msg[] =>
-  state.reply_msg && state.reply_msg.content.length ? [...state.context, state.reply_msg] : state.context
+  state.compaction ? compactedView(state, state.compaction)
+    : state.reply_msg && state.reply_msg.content.length ? [...state.context, state.reply_msg] : state.context
+
+export { selectCutPoints, selectHistory, selectKnownUsage, historyBetween, coveredSoFar, type Position } from './compaction.js'
 
 /** The last ended reply's message, if it is the one with `reply_id`. */
 export const selectEndedReply = (state: AgentState, reply_id: string): Msg | undefined => {

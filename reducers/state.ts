@@ -24,6 +24,17 @@ export interface LoopState {
   closing: boolean
 }
 
+/** A summary that stands in for the history before a position (see reducers/compaction.ts). */
+export interface Compaction {
+  /** The id and time of the CONTEXT_COMPACTED event. */
+  id: string
+  created_at: string
+  summary: string
+  /** Whole messages of the history covered, then blocks of the next message covered. */
+  messages: number
+  blocks: number
+}
+
 export interface AgentState {
   /** Position of the last event folded (the log's length). */
   seq: number
@@ -42,6 +53,8 @@ export interface AgentState {
   /** Rules the user granted with confirmations, applied before a tool's own permission. */
   permission_rules: PermissionRule[]
   loop: LoopState | null
+  /** The latest compaction of what the model is sent, or null. */
+  compaction: Compaction | null
 }
 
 export const initialState = (): AgentState => ({
@@ -56,6 +69,7 @@ export const initialState = (): AgentState => ({
   usage: zeroUsage(),
   permission_rules: [],
   loop: null,
+  compaction: null,
 })
 
 export const freshLoop = (): LoopState => ({

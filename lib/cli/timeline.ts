@@ -117,6 +117,8 @@ export const timeline = (events: readonly AgentEvent[]): Entry[] => {
         return line(seq, `external results for ${e.execution_results.map((r) => `${r.name} [${r.id}] ${mark(r.state)}`).join(', ')}`)
       case 'USER_INTERRUPT':
         return line(seq, `[USER_INTERRUPT] of paused reply ${e.reply_id}`)
+      case 'CONTEXT_COMPACTED':
+        return line(seq, `context compacted (${e.model_name}): ${plural(e.covers.messages, 'message')}${e.covers.blocks ? ` and ${plural(e.covers.blocks, 'block')}` : ''} summarized as ${quote(e.summary)}`)
       case 'INTERRUPT_REQUESTED':
         return line(seq, `[INTERRUPT] requested for running reply ${e.reply_id}`)
       case 'CUSTOM':

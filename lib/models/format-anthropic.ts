@@ -85,7 +85,8 @@ export const anthropicRequestBody = (request: ModelRequest, options: AnthropicBo
   if (system !== undefined) body.system = system
   if (request.tools.length) {
     body.tools = formatAnthropicTools(request.tools)
-    body.tool_choice = { type: request.tool_choice }
+    const choice = request.tool_choice
+    body.tool_choice = typeof choice === 'string' ? { type: choice } : { type: 'tool', name: choice.name }
   }
   if (options.thinking) body.thinking = options.thinking
   return body

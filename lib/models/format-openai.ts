@@ -60,7 +60,8 @@ export const openAIRequestBody = (request: ModelRequest, options: OpenAIBodyOpti
   }
   if (request.tools.length) {
     body.tools = formatOpenAITools(request.tools)
-    body.tool_choice = request.tool_choice
+    const choice = request.tool_choice
+    body.tool_choice = typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } }
   }
   if (options.temperature !== undefined) body.temperature = options.temperature
   if (options.maxTokens !== undefined) body[options.maxTokensField ?? 'max_tokens'] = options.maxTokens

@@ -35,6 +35,7 @@ export const fixtures: Record<string, Record<string, unknown>> = {
   USER_MESSAGE: { msg: { id: 'm-1', name: 'user', role: 'user', content: [{ type: 'text', id: 't-1', text: 'hi', created_at: at, finished_at: at }], metadata: {}, created_at: at, usage: null, finished_at: at, finished_reason: null, structured_output: null, error: null } },
   INTERRUPT_REQUESTED: r,
   MODEL_CALL_USAGE: { ...r, ...usage },
+  CONTEXT_COMPACTED: { ...r, summary: 'The user asked for the weather.', model_name: 'm', covers: { messages: 2, blocks: 0 }, ...usage },
   CUSTOM: { name: 'progress', value: { pct: 50 } },
 }
 

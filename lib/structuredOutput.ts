@@ -1,0 +1,50 @@
+// Structured output, the way AgentScope does it: a built-in tool, `generate_response`, whose input
+// schema is the output schema. A call that passes validation succeeds with the value in its
+// result's metadata (`structured_output`); the reducers copy it onto the reply's message and the
+// planner ends the reply there. A call that fails validation is an `error` result the model can
+// correct. Only ordinary TOOL_CALL_* / TOOL_RESULT_* events: replay and interrupt need nothing new.
+import { z } from 'zod'
+import { AgentError, describe } from './errors.js'
+import type { Msg } from './messages.js'
+import { findNonJson } from './options.js'
+import { STRUCTURED_OUTPUT_TOOL } from '../reducers/structuredOutput.js'
+import { defineTool, type Tool } from './tools.js'
+
+export { STRUCTURED_OUTPUT_TOOL } from '../reducers/structuredOutput.js'
+
+/** A reply's message whose `structured_output` is typed from the output schema (null: no value). */
+export type StructuredMsg<T> = Omit<Msg, 'structured_output'> & { structured_output: T | null }
+
+/** Refuses an output schema that cannot be a tool's input: a zod schema of an object. */
+export const checkOutputSchema = (schema: unknown, where: string): void => {
+  if (!(schema instanceof z.ZodType))
+    throw new AgentError('INVALID_OPTION', `${where}: output must be a zod object schema such as z.object({ answer: z.string() }); received ${describe(schema)}.`)
+  let type: unknown
+  try {
+    type = (z.toJSONSchema(schema, { io: 'input' }) as { type?: unknown }).type
+  } catch (error) {
+    throw new AgentError('INVALID_OPTION', `${where}: the output schema cannot be written as JSON Schema (${(error as Error).message}); use JSON types only.`)
+  }
+  if (type !== 'object') throw new AgentError('INVALID_OPTION', `${where}: output must describe an object (a tool's input is an object); received a schema of type ${JSON.stringify(type)}. Wrap it: z.object({ value: ... }).`)
+}
+
+/** The built-in tool for one output schema. */
+export const structuredOutputTool = (schema: z.ZodType): Tool =>
+  defineTool({
+    name: STRUCTURED_OUTPUT_TOOL,
+    description: 'Give the final response. Call this function once you have the answer: its arguments are the response, and they must match its schema exactly.',
+    input: schema,
+    execute: (value: unknown) => {
+      const nonJson = findNonJson(value)
+      if (nonJson) return { output: `Error: the response's ${nonJson} is not a plain JSON value; the output schema must produce JSON.`, state: 'error' }
+      return { output: 'Successfully generated the response.', metadata: { structured_output: value } }
+    },
+  })
+
+/** The agent's tools plus the output tool, or the agent's own tools when no value is asked for. */
+export const toolsForOutput = (tools: ReadonlyMap<string, Tool>, schema: z.ZodType | null): ReadonlyMap<string, Tool> => {
+  if (!schema) return tools
+  if (tools.has(STRUCTURED_OUTPUT_TOOL))
+    throw new AgentError('INVALID_OPTION', `The agent has its own tool named "${STRUCTURED_OUTPUT_TOOL}", the name of the structured-output tool; rename that tool to use output.`)
+  return new Map([...tools, [STRUCTURED_OUTPUT_TOOL, structuredOutputTool(schema)]])
+}
