@@ -111,4 +111,8 @@ test("tool_choice 'none' is sent as {type: 'none'}; without tools neither tools 
   assert.ok(!('tools' in bare) && !('tool_choice' in bare))
 })
 
+test('a tool_choice naming a tool forces that tool', () => {
+  assert.equal(anthropicRequestBody(simpleRequest({ tool_choice: { name: 'weather' } }), { model: 'm', maxTokens: 1 }).tool_choice, { type: 'tool', name: 'weather' })
+})
+
 test.run()

@@ -116,4 +116,8 @@ test("tool_choice 'none' is sent as 'none'; without tools neither tools nor tool
   assert.ok(!('tools' in bare) && !('tool_choice' in bare))
 })
 
+test('a tool_choice naming a tool forces that tool', () => {
+  assert.equal(openAIRequestBody(simpleRequest({ tool_choice: { name: 'weather' } }), { model: 'm' }).tool_choice, { type: 'function', function: { name: 'weather' } })
+})
+
 test.run()
