@@ -19,8 +19,8 @@ export const compaction = (state: AgentState, event: AgentEvent): AgentState => 
   return next
 }
 
-/** Everything said so far: the context, then the reply in progress. */
-export const selectHistory = (state: AgentState): Msg[] => (state.reply_msg ? [...state.context, state.reply_msg] : state.context)
+/** Everything said so far: the context, then the reply in progress (once it has a block). */
+export const selectHistory = (state: AgentState): Msg[] => (state.reply_msg?.content.length ? [...state.context, state.reply_msg] : state.context)
 
 export const coveredSoFar = (state: AgentState): Position =>
   state.compaction ? { messages: state.compaction.messages, blocks: state.compaction.blocks } : { messages: 0, blocks: 0 }
@@ -28,8 +28,8 @@ export const coveredSoFar = (state: AgentState): Position =>
 const isAfter = (a: Position, b: Position): boolean => a.messages > b.messages || (a.messages === b.messages && a.blocks > b.blocks)
 
 /**
- * A position the history can be cut at, leaving something after it: before a message, or between
- * two blocks of one where every tool call before the cut has its result before the cut.
+ * A position the history can be cut at, leaving something after it: before a message, or where a
+ * round of a reply starts (every tool call before the cut has its result before the cut).
  */
 export const isCutPoint = (history: Msg[], { messages, blocks }: Position): boolean => {
   const msg = history[messages]
@@ -37,12 +37,13 @@ export const isCutPoint = (history: Msg[], { messages, blocks }: Position): bool
   return blocks === 0 ? messages > 0 : closedAt(msg).has(blocks)
 }
 
-/** The block indexes inside `msg` that split no tool call from its result. */
+/** The block indexes inside `msg` where a round starts (a model call's output after the previous round's results): they split no tool call from its result. */
 const closedAt = (msg: Msg): Set<number> => {
   const points = new Set<number>()
   const open = new Set<string>()
+  const after = new Set(['tool_result', 'hint'])
   msg.content.forEach((block, i) => {
-    if (i > 0 && open.size === 0 && block.type !== 'tool_result') points.add(i)
+    if (i > 0 && open.size === 0 && !after.has(block.type) && after.has(msg.content[i - 1].type)) points.add(i)
     if (block.type === 'tool_call') open.add(block.id)
     else if (block.type === 'tool_result') open.delete(block.id)
   })
