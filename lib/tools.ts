@@ -1,5 +1,6 @@
-// Tools: `defineTool` turns a zod input schema and an execute function into a tool the agent can
-// offer the model. A tool may return a string, a result object, or an async iterable of text
+// Tools: `defineTool` turns an input schema (zod, or a JSON Schema object such as an MCP tool's,
+// validated through zod's `z.fromJSONSchema`) and an execute function into a tool the agent can
+// offer the model; the arguments are validated before the call either way. A tool may return a string, a result object, or an async iterable of text
 // chunks (streamed as TOOL_RESULT_TEXT_DELTA). Permission and external execution are declared here.
 import { z } from 'zod'
 import { AgentError } from './errors.js'
@@ -22,9 +23,13 @@ export interface ToolResultObject {
 
 export type ToolOutput = string | ToolResultObject | AsyncIterable<string>
 
+/** A JSON Schema object describing a tool's input (`{ type: 'object', properties: ... }`). */
+export type JsonSchema = Record<string, unknown>
+
 export interface ToolDefinition<I extends z.ZodType> {
   name: string
   description: string
+  /** A zod schema, or (through the JsonSchema overload) a JSON Schema. */
   input: I
   /** Tools that are safe to run at the same time as their neighbours in a batch (default false). */
   concurrencySafe?: boolean
@@ -45,20 +50,38 @@ export interface Tool<I extends z.ZodType = z.ZodType> extends ToolDefinition<I>
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 
-export const defineTool = <I extends z.ZodType>(definition: ToolDefinition<I>): Tool<I> => {
+export function defineTool<I extends z.ZodType>(definition: ToolDefinition<I>): Tool<I>
+export function defineTool(definition: Omit<ToolDefinition<z.ZodType<Record<string, unknown>>>, 'input'> & { input: JsonSchema }): Tool<z.ZodType<Record<string, unknown>>>
+export function defineTool(definition: Omit<ToolDefinition<never>, 'input'> & { input: unknown }): Tool {
   const { name, description, input, external = false, execute } = definition
   if (typeof name !== 'string' || !TOOL_NAME.test(name))
     throw new AgentError('INVALID_OPTION', `defineTool: name must match ${TOOL_NAME} (providers require it); received ${JSON.stringify(name)}.`)
-  if (!(input instanceof z.ZodType))
-    throw new AgentError('INVALID_OPTION', `defineTool("${name}"): input must be a zod schema such as z.object({...}).`)
+  const isZod = input instanceof z.ZodType
+  if (!isZod && !isJsonSchemaObject(input))
+    throw new AgentError('INVALID_OPTION', `defineTool("${name}"): input must be a zod schema such as z.object({...}) or a JSON Schema object such as { type: 'object', properties: {...} }.`)
   if (external === !!execute)
     throw new AgentError('INVALID_OPTION', `defineTool("${name}"): give either execute (a local tool) or external: true (run outside the agent), not ${external ? 'both' : 'neither'}.`)
-  const input_schema = z.toJSONSchema(input, { io: 'input' }) as Record<string, unknown>
+  const schema = isZod ? input : validatorOf(name, input)
+  const input_schema = { ...(isZod ? z.toJSONSchema(input, { io: 'input' }) as Record<string, unknown> : input) }
   delete input_schema.$schema
+  // The definition's functions receive what `input` validates; the map is keyed by name, not by type.
   return {
-    ...definition,
+    ...(definition as Omit<ToolDefinition<z.ZodType>, 'input'>),
+    input: schema,
     concurrencySafe: definition.concurrencySafe ?? false,
     external,
     spec: { name, description, input_schema },
+  }
+}
+
+const isJsonSchemaObject = (value: unknown): value is JsonSchema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && (value as JsonSchema).type === 'object'
+
+/** The zod validator of a JSON Schema; a schema zod cannot read is refused here, not at the first call. */
+const validatorOf = (name: string, schema: JsonSchema): z.ZodType => {
+  try {
+    return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0])
+  } catch (error) {
+    throw new AgentError('INVALID_OPTION', `defineTool("${name}"): its JSON Schema cannot be used to validate arguments (${(error as Error).message}).`)
   }
 }
