@@ -7,6 +7,7 @@ import { createAgent } from '../agent.js'
 import { UserConfirmResultEvent, UserMsg } from '../factories.js'
 import { fileLog } from '../fileLog.js'
 import type { ConfirmResult, OutputEvent } from '../events.js'
+import { mcpChatTools } from './chatMcp.js'
 import { chatTools } from './chatTools.js'
 import { resolveChatModel } from './chatModel.js'
 import { parse, type Command } from './command.js'
@@ -17,11 +18,11 @@ const dim = (s: string) => (tty ? `\x1b[2m${s}\x1b[0m` : s)
 
 export const chat: Command = {
   summary: 'chat with an agent in the terminal (Ctrl-C interrupts a reply)',
-  usage: 'agentlog chat [--provider openai|anthropic] [--model NAME] [--base-url URL] [--scripted] [--tools] [--log FILE] [--system TEXT]',
+  usage: 'agentlog chat [--provider openai|anthropic] [--model NAME] [--base-url URL] [--scripted] [--tools] [--mcp COMMAND]... [--log FILE] [--system TEXT]',
   async run(args, io) {
     const { values } = parse(args, {
       provider: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' }, scripted: { type: 'boolean' },
-      tools: { type: 'boolean' }, log: { type: 'string' }, system: { type: 'string' },
+      tools: { type: 'boolean' }, log: { type: 'string' }, system: { type: 'string' }, mcp: { type: 'string', multiple: true },
     }, [])
     const resolved = resolveChatModel({
       provider: values.provider as string | undefined, model: values.model as string | undefined,
@@ -31,8 +32,13 @@ export const chat: Command = {
       io.err(`agentlog chat: ${resolved.error}`)
       return 2
     }
+    const mcp = await mcpChatTools((values.mcp as string[] | undefined) ?? []).catch((error: Error) => error)
+    if (mcp instanceof Error) {
+      io.err(`agentlog chat: ${mcp.message}`)
+      return 2
+    }
     const agent = createAgent({
-      name: 'assistant', model: resolved.model, tools: values.tools ? chatTools : [],
+      name: 'assistant', model: resolved.model, tools: [...(values.tools ? chatTools : []), ...mcp],
       sysPrompt: (values.system as string | undefined) ?? 'You are a helpful assistant in a terminal. Be concise.',
       log: values.log ? fileLog(values.log as string, { durability: 'reply' }) : undefined,
     })
@@ -47,7 +53,7 @@ export const chat: Command = {
     }
     process.on('SIGINT', onInterrupt)
     lines.onSigint(onInterrupt)
-    io.err(dim(`agentlog chat with ${resolved.describe}${values.tools ? ', tools: current_time, read_file, run_command' : ''}. Ctrl-C interrupts a reply; Ctrl-D exits.`))
+    io.err(dim(`agentlog chat with ${resolved.describe}${values.tools ? ', tools: current_time, read_file, run_command' : ''}${mcp.length ? `, MCP tools: ${mcp.map((t) => t.name).join(', ')}` : ''}. Ctrl-C interrupts a reply; Ctrl-D exits.`))
     try {
       for (;;) {
         process.stdout.write('\n> ')
