@@ -1,7 +1,9 @@
 // One MCP server connection shared by the tools made from it: connected on first use and again on
 // the next call after the server crashed or disconnected (the SDK's `onclose`; the call that was
-// running gets the SDK's connection-closed error, which becomes its `error` result), closed once
-// by `close()`. A client the caller connected is used as it is: never reconnected or closed here.
+// running gets the SDK's connection-closed error, which becomes its `error` result). `close()`
+// shuts it down (a spawned server exits); a later call connects anew, so tools shared by several
+// agents (a hub's sessions) keep working after one of them closes. A client the caller connected
+// is used as it is: never reconnected or closed here.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { AgentError } from '../errors.js'
 
@@ -12,10 +14,8 @@ export interface McpSession {
 
 export const managedSession = (connect: () => Promise<Client>): McpSession => {
   let current: Promise<Client> | null = null
-  let closed = false
   return {
     client() {
-      if (closed) return Promise.reject(new AgentError('CLOSED', 'The MCP server connection is closed (agent.close() closes it); call mcpTools(...) again for a new one.'))
       if (current) return current
       const attempt: Promise<Client> = connect().then((client) => {
         const previous = client.onclose
@@ -32,7 +32,6 @@ export const managedSession = (connect: () => Promise<Client>): McpSession => {
       return attempt
     },
     async close() {
-      closed = true
       const pending = current
       current = null
       const client = await pending?.catch(() => null)
