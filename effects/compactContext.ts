@@ -11,7 +11,7 @@ import { estimateRequestTokens, transcript } from '../lib/compaction.js'
 import type { AgentEvent } from '../lib/events.js'
 import { zeroUsage, type Msg } from '../lib/messages.js'
 import type { StateObservable } from '../lib/store.js'
-import { coveredSoFar, historyBetween, selectConversation, selectCutPoints, selectHistory, selectKnownUsage } from '../reducers/selectors.js'
+import { coveredSoFar, historyBetween, selectConversation, selectCutPoints, selectHistory, selectKnownUsage, summaryMsg } from '../reducers/selectors.js'
 import { abortable } from './abortable.js'
 import { systemMsg } from './callModel.js'
 import type { AgentDeps } from './deps.js'
@@ -27,7 +27,7 @@ export const compactContext = (state$: StateObservable, deps: AgentDeps): Observ
   const cut = points[points.length - settings.keepRecent]
   if (!cut) return EMPTY
   const history = selectHistory(state)
-  const covered = [...(state.compaction ? [selectConversation(state)[0]] : []), ...historyBetween(history, coveredSoFar(state), cut)]
+  const covered = [...(state.compaction ? [summaryMsg(state.compaction)] : []), ...historyBetween(history, coveredSoFar(state), cut)]
   const model = settings.summarize ?? deps.model
   const { id: reply_id, created_at } = state.reply_msg
   const request = {

@@ -14,7 +14,7 @@ import type { ChatModel, ToolSpec } from './model.js'
 export interface CompactionOptions {
   /** Compact before a model call whose estimated input is over this many tokens. */
   maxContextTokens: number
-  /** Recent segments kept as they are: a user message, or one round of a reply (a model call and its tool results). Default 2. */
+  /** Recent segments kept as they are: a message, or one round of a long reply (a model call and its tool results). Default 2. With no more segments than that, nothing is compacted. */
   keepRecent?: number
   /** The model that writes the summary (default: the agent's model). */
   summarize?: ChatModel

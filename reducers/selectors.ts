@@ -29,7 +29,7 @@ export const selectConversation = (state: AgentState): Msg[] =>
   state.compaction ? compactedView(state, state.compaction)
     : state.reply_msg && state.reply_msg.content.length ? [...state.context, state.reply_msg] : state.context
 
-export { selectCutPoints, selectHistory, selectKnownUsage, historyBetween, coveredSoFar, type Position } from './compaction.js'
+export { selectCutPoints, selectHistory, selectKnownUsage, historyBetween, coveredSoFar, summaryMsg, type Position } from './compaction.js'
 
 /** The last ended reply's message, if it is the one with `reply_id`. */
 export const selectEndedReply = (state: AgentState, reply_id: string): Msg | undefined => {

@@ -3,8 +3,8 @@
 // restarted by the next call after it crashes, and shut down by `agent.close()`.
 import { AgentError } from '../errors.js'
 import type { Tool } from '../tools.js'
-import { sessionOf, type McpConnection } from './index.js'
-import { connectClient, importSdk, managedSession } from './session.js'
+import type { McpConnection } from './index.js'
+import { connectClient, importSdk, managedSession, sessionOf } from './session.js'
 import { toolsOfSession, type McpToolsOptions } from './tools.js'
 
 export interface McpStdioServer {
