@@ -17,6 +17,7 @@ export const fixedScenario: Scenario = {
   tools: [plan('t0', { permission: 'ask' }), plan('t1', { external: true }), plan('t2', {}), plan('t3', { body: 'stream' })],
   turns: [{ thinking: null, text: { text: 'Two calls.', cuts: [3] }, calls: [{ tool: 0, args: 'valid', x: 'a', cuts: [2] }, { tool: 1, args: 'valid', x: 'b', cuts: [] }], usage: [{ at: 9, input: 10, output: 3 }], delays: [], fail: null }],
   maxIters: 4,
+  compaction: null,
 }
 
 /** A world on the fixed scenario: fresh, idle after an interrupted park, or parked on two calls. */

@@ -16,7 +16,9 @@ export interface TurnPlan {
   delays: { at: number; ms: number }[]
   fail: { at: number; type: ErrorType | 'plain' } | null
 }
-export interface Scenario { tools: ToolPlan[]; turns: TurnPlan[]; maxIters: number }
+/** Context compaction with a summarizer that waits `delayMs` (so interrupts can land in it), or none. */
+export interface CompactionPlan { maxContextTokens: number; keepRecent: number; delayMs: number }
+export interface Scenario { tools: ToolPlan[]; turns: TurnPlan[]; maxIters: number; compaction: CompactionPlan | null }
 
 export const TOOL_NAMES = ['t0', 't1', 't2', 't3']
 const UNKNOWN_TOOL = 4
@@ -103,11 +105,12 @@ export const describeTurn = (plan: TurnPlan, turn: number): string => {
 }
 
 export const describeScenario = (s: Scenario): string =>
-  [`maxIters ${s.maxIters}; tools:`, ...s.tools.map((t) => `  ${describeTool(t)}`), 'model turns:',
+  [`maxIters ${s.maxIters}${s.compaction ? `; compaction over ${s.compaction.maxContextTokens} tokens, keep ${s.compaction.keepRecent}, summarizer delay ${s.compaction.delayMs}ms` : ''}; tools:`, ...s.tools.map((t) => `  ${describeTool(t)}`), 'model turns:',
     ...s.turns.map((t, i) => `  ${i + 1}. ${describeTurn(t, i + 1)}`), `  then "All done." forever`].join('\n')
 
 export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   tools: fc.tuple(...TOOL_NAMES.map(toolPlanArb)),
   turns: fc.array(turnArb, { minLength: 1, maxLength: 10 }),
   maxIters: fc.oneof(fc.constant(1), fc.integer({ min: 2, max: 8 })),
+  compaction: fc.option(fc.record({ maxContextTokens: fc.integer({ min: 50, max: 1500 }), keepRecent: fc.integer({ min: 1, max: 3 }), delayMs: fc.constantFrom(0, 3, 20) }), { nil: null }),
 }).map((s) => Object.assign(s, { [fc.toStringMethod]: () => `\n${describeScenario(s)}\nsteps:` }))

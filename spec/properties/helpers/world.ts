@@ -1,9 +1,9 @@
 // The system under test of one property run: an agent on a scripted model with generated tools,
 // the journal of tool bodies, what every step observed, and the bookkeeping the checks compare
 // against (the log and context seen so far, every state the agent published, the usage seen).
-import { counterClock, createAgent, memoryLog, scriptedModel, type Agent, type AgentState, type Msg, type ScriptedModel, type Tool } from '../../../lib/index.js'
+import { counterClock, createAgent, memoryLog, say, scriptedModel, type Agent, type AgentState, type Msg, type ScriptedModel, type Tool } from '../../../lib/index.js'
 import { buildTool, Journal } from './tools.js'
-import { buildTurn, FINAL_TURN, type Scenario } from './script.js'
+import { buildTurn, FINAL_TURN, type CompactionPlan, type Scenario } from './script.js'
 
 export interface World {
   scenario: Scenario
@@ -41,7 +41,15 @@ export const createWorld = (scenario: Scenario): World => {
 }
 
 export const newAgent = (world: World, log = memoryLog()): Agent =>
-  createAgent({ name: 'Prop', sysPrompt: SYS_PROMPT, model: world.model, tools: world.tools, maxIters: world.scenario.maxIters, log, clock: counterClock(`a${world.agents.length}`) })
+  createAgent({
+    name: 'Prop', sysPrompt: SYS_PROMPT, model: world.model, tools: world.tools, maxIters: world.scenario.maxIters, log, clock: counterClock(`a${world.agents.length}`),
+    ...(world.scenario.compaction ? { compaction: compactionOf(world.scenario.compaction) } : {}),
+  })
+
+const compactionOf = ({ maxContextTokens, keepRecent, delayMs }: CompactionPlan) => ({
+  maxContextTokens, keepRecent,
+  summarize: scriptedModel([[...(delayMs ? [{ type: 'delay' as const, ms: delayMs }] : []), ...say('Summary of the conversation so far.', 2)]], { name: 'summarizer', onExhausted: 'repeat-last' }),
+})
 
 /** Makes `agent` the one the steps drive: the journal reads its state, its states are recorded. */
 export const attach = (world: World, agent: Agent): void => {
