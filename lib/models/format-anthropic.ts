@@ -86,7 +86,9 @@ export const anthropicRequestBody = (request: ModelRequest, options: AnthropicBo
   if (request.tools.length) {
     body.tools = formatAnthropicTools(request.tools)
     const choice = request.tool_choice
-    body.tool_choice = typeof choice === 'string' ? { type: choice } : { type: 'tool', name: choice.name }
+    // The API refuses a forced tool with extended thinking on: the model is then only offered it.
+    const forcible = options.thinking?.type !== 'enabled'
+    body.tool_choice = typeof choice === 'string' ? { type: choice } : forcible ? { type: 'tool', name: choice.name } : { type: 'auto' }
   }
   if (options.thinking) body.thinking = options.thinking
   return body

@@ -111,8 +111,10 @@ test("tool_choice 'none' is sent as {type: 'none'}; without tools neither tools 
   assert.ok(!('tools' in bare) && !('tool_choice' in bare))
 })
 
-test('a tool_choice naming a tool forces that tool', () => {
+test('a tool_choice naming a tool forces that tool, except with extended thinking on (the API refuses it): then auto', () => {
   assert.equal(anthropicRequestBody(simpleRequest({ tool_choice: { name: 'weather' } }), { model: 'm', maxTokens: 1 }).tool_choice, { type: 'tool', name: 'weather' })
+  const thinking = { type: 'enabled' as const, budget_tokens: 1024 }
+  assert.equal(anthropicRequestBody(simpleRequest({ tool_choice: { name: 'weather' } }), { model: 'm', maxTokens: 2048, thinking }).tool_choice, { type: 'auto' })
 })
 
 test.run()
