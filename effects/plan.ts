@@ -3,7 +3,7 @@
 // calls: the first unfinished batch (a run of concurrency-safe calls, or one other call) is
 // checked (input, then rules, then the tool's permission) and run, asked, submitted or answered.
 // With a structured output asked for (`output` names its tool), a reply whose message holds the
-// value ends, a text-only answer or the last call past maxIters forces that tool instead.
+// value ends; a text-only answer, or the last call at maxIters, forces that tool instead.
 import type { ToolCallBlock } from '../lib/messages.js'
 import type { ToolChoice } from '../lib/model.js'
 import type { Permission, Tool } from '../lib/tools.js'
