@@ -2,7 +2,7 @@
 // guards, before anything is appended), and exposes each reply as an async iterable, an Observable
 // and a promise. Every way of stopping a reply (a signal, leaving the loop, unsubscribing,
 // interrupt()) dispatches INTERRUPT_REQUESTED; the pure interrupt function does the rest.
-import { Observable } from 'rxjs'
+import { filter, firstValueFrom, merge, Observable } from 'rxjs'
 import { advanceReply } from '../effects/advanceReply.js'
 import type { AgentDeps } from '../effects/deps.js'
 import { interruptReply } from '../effects/interruptReply.js'
@@ -13,7 +13,7 @@ import { closeReply } from '../reducers/interrupt.js'
 import { replay, rootReducer } from '../reducers/root.js'
 import type { AgentState } from '../reducers/state.js'
 import { systemClock, createEvent, type Clock } from './clock.js'
-import { AgentError } from './errors.js'
+import { AgentError, messageOf } from './errors.js'
 import type { AgentEvent, OutputEvent } from './events.js'
 import { memoryLog, type LogStore } from './log.js'
 import type { Msg } from './messages.js'
@@ -61,7 +61,7 @@ export class Agent {
     this.interruptText = options.interruptText ?? DEFAULT_INTERRUPT_TEXT
     this.logStore = log
     this.deps = { name, session_id, sysPrompt, model, tools: new Map(tools.map((t) => [t.name, t])), maxIters, clock }
-    this.store = createStore({ reducer: rootReducer, initialState: restored, log })
+    this.store = createStore({ reducer: rootReducer, initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
     this.events$ = this.store.event$
     this.state$ = this.store.state$
@@ -125,10 +125,25 @@ export class Agent {
     this.store.dispatch(createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id }))
   }
 
-  /** Interrupts a running reply, then flushes and releases the log. */
+  /**
+   * Interrupts a running reply and waits for it to end, then flushes and releases the log. Called
+   * from an `events$` subscriber, the interrupt runs once that delivery is over, before the release.
+   */
   async close(): Promise<void> {
-    if (this.state.status === 'running') this.cancel(this.state.reply_id!)
+    if (this.state.status === 'running' && !this.store.failure) {
+      this.cancel(this.state.reply_id!)
+      await firstValueFrom(merge(this.store.state$.pipe(filter((s) => s.status !== 'running')), this.store.failure$), { defaultValue: null })
+    }
+    this.store.fail(new AgentError('CLOSED', 'The agent is closed; create a new agent to go on.'))
     await this.logStore.close()
+  }
+
+  /** An effect failed (a bug, not a model or tool failure): the reply in progress ends with an error. */
+  private endAfterEffectError(error: unknown) {
+    const state = this.state
+    if (state.status === 'idle' || this.store.failure) return
+    const info = { type: 'unknown' as const, message: `agentlog failed while running the reply: ${messageOf(error)}` }
+    for (const event of closeReply(state, this.deps.clock, { reason: 'error', error: info })) this.store.dispatch(event)
   }
 
   private start(input: AgentInput, options: ReplyOptions): ReplyRun {

@@ -2,7 +2,7 @@
 // offer the model. A tool may return a string, a result object, or an async iterable of text
 // chunks (streamed as TOOL_RESULT_TEXT_DELTA). Permission and external execution are declared here.
 import { z } from 'zod'
-import { AgentError } from './errors.js'
+import { AgentError, describe } from './errors.js'
 import type { DataBlock, TextBlock } from './messages.js'
 import type { ToolSpec } from './model.js'
 
@@ -42,6 +42,7 @@ export interface Tool<I extends z.ZodType = z.ZodType> extends ToolDefinition<I>
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
+const PERMISSIONS: readonly unknown[] = ['allow', 'ask', 'deny']
 
 export const defineTool = <I extends z.ZodType>(definition: ToolDefinition<I>): Tool<I> => {
   const { name, description, input, external = false, execute } = definition
@@ -49,6 +50,9 @@ export const defineTool = <I extends z.ZodType>(definition: ToolDefinition<I>): 
     throw new AgentError('INVALID_OPTION', `defineTool: name must match ${TOOL_NAME} (providers require it); received ${JSON.stringify(name)}.`)
   if (!(input instanceof z.ZodType))
     throw new AgentError('INVALID_OPTION', `defineTool("${name}"): input must be a zod schema such as z.object({...}).`)
+  const { permission } = definition
+  if (permission !== undefined && typeof permission !== 'function' && !PERMISSIONS.includes(permission))
+    throw new AgentError('INVALID_OPTION', `defineTool("${name}"): permission must be 'allow', 'ask', 'deny' or a function returning one of them; received ${describe(permission)}.`)
   if (external === !!execute)
     throw new AgentError('INVALID_OPTION', `defineTool("${name}"): give either execute (a local tool) or external: true (run outside the agent), not ${external ? 'both' : 'neither'}.`)
   const input_schema = z.toJSONSchema(input, { io: 'input' }) as Record<string, unknown>
