@@ -114,6 +114,7 @@ export class Agent {
   /** Interrupts whatever is running (cancel) or paused (USER_INTERRUPT); resolves when the reply has ended. */
   async interrupt(): Promise<void> {
     const { status, reply_id } = this.state
+    if (this.store.failure) return
     if (status === 'running') this.cancel(reply_id!)
     else if (status === 'paused') this.store.dispatch(createEvent(this.deps.clock, 'USER_INTERRUPT', { reply_id: reply_id! }))
   }
@@ -121,7 +122,7 @@ export class Agent {
   /** Stops a running reply; does nothing when it is not running (already ended, paused or closing). */
   cancel(reply_id: string): void {
     const state = this.state
-    if (state.reply_id !== reply_id || state.status !== 'running' || state.loop?.closing) return
+    if (state.reply_id !== reply_id || state.status !== 'running' || state.loop?.closing || this.store.failure) return
     this.store.dispatch(createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id }))
   }
 
@@ -155,6 +156,7 @@ export class Agent {
 
   /** Validates input and checks it against the state; returns the event to dispatch, or null for a no-op. */
   private admit(input: AgentInput): AgentEvent | null {
+    if (this.store.failure) throw this.store.failure
     const event = admitInput(input, this.deps.clock)
     const verdict = checkInput(this.state, event)
     if (verdict instanceof AgentError) throw verdict

@@ -76,9 +76,10 @@ export const fileLog = (path: string, options: FileLogOptions = {}): FileLog => 
   const appended = new Subject<AgentEvent>()
   let closed = false
 
+  const identity = fs.fstatSync(logFd)
   const all = (): AgentEvent[] => {
     if (base > 0) {
-      const prefix = readEvents(logFd, path, baseEnd)
+      const prefix = closed ? readClosed(path, identity, baseEnd) : readEvents(logFd, path, baseEnd)
       for (const event of tail) prefix.push(event)
       tail = prefix
       base = baseEnd = 0
@@ -151,6 +152,27 @@ export const fileLog = (path: string, options: FileLogOptions = {}): FileLog => 
         appended.complete()
       }
     },
+  }
+}
+
+/**
+ * The first events of a closed log, read again by path: its descriptor is gone (and its number may
+ * belong to another file by now). Refused with CLOSED when the path no longer names the same file.
+ */
+const readClosed = (path: string, identity: fs.Stats, end: number): AgentEvent[] => {
+  let fd: number
+  try {
+    fd = fs.openSync(path, 'r')
+  } catch {
+    throw new AgentError('CLOSED', `The log ${path} is closed and can no longer be read; open it again (fileLog or readLogFile) to see its events.`)
+  }
+  try {
+    const now = fs.fstatSync(fd)
+    if (now.dev !== identity.dev || now.ino !== identity.ino || now.size < end)
+      throw new AgentError('CLOSED', `The log ${path} is closed and the path now names another file; this agent's events cannot be read from it.`)
+    return readEvents(fd, path, end)
+  } finally {
+    fs.closeSync(fd)
   }
 }
 
