@@ -4,6 +4,7 @@
 // Opening checks and folds the file without keeping its events (`events` reads them on demand) and
 // hands the fold to the agent through `snapshot()`; with `snapshots`, PATH.snapshot lets an open
 // read only the events after it. A torn last line is cut and reported; other damage is refused.
+// The lock follows the real file (symlinks resolved; one writer per device and inode in a process).
 import fs from 'node:fs'
 import { Observable, Subject } from 'rxjs'
 import { replay } from '../reducers/root.js'
@@ -11,6 +12,7 @@ import type { AgentState } from '../reducers/state.js'
 import { AgentError, describe } from './errors.js'
 import type { AgentEvent } from './events.js'
 import { checkEvent } from './fileLog/check.js'
+import { claimFile, realLogPath } from './fileLog/identity.js'
 import { acquireLock } from './fileLog/lock.js'
 import { openLogFile, writeAll, type Durability, type Recovery } from './fileLog/open.js'
 import { readEvents } from './fileLog/read.js'
@@ -56,18 +58,23 @@ export const fileLog = (path: string, options: FileLogOptions = {}): FileLog => 
     recovered.push(info)
     onRecover?.(info)
   }
-  const lock = acquireLock(path, (holder) => report({ kind: 'stale-lock', holder }))
+  // The lock follows the file: beside its real path, and by device and inode within this process.
+  const lock = acquireLock(realLogPath(path), (holder) => report({ kind: 'stale-lock', holder }))
   let fd: number | undefined
+  let unclaim: (() => void) | undefined
   let opened: ReturnType<typeof openLogFile>
   try {
     fd = fs.openSync(path, 'a+', 0o600)
+    unclaim = claimFile(fd, path)
     opened = openLogFile(fd, path, durability, !!snapshots, report)
   } catch (error) {
+    unclaim?.()
     if (fd !== undefined) fs.closeSync(fd)
     lock.release()
     throw error
   }
   const logFd = fd
+  const releaseFile = unclaim!
   let { size, hash, folded, saved } = opened
   // Events 1..base stay on disk (bytes up to baseEnd) until someone reads them; `tail` holds the rest.
   let base = folded.seq
@@ -148,6 +155,7 @@ export const fileLog = (path: string, options: FileLogOptions = {}): FileLog => 
         fs.fsyncSync(logFd)
       } finally {
         fs.closeSync(logFd)
+        releaseFile()
         lock.release()
         appended.complete()
       }
