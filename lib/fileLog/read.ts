@@ -33,7 +33,7 @@ export const checkIsLog = (fd: number, path: string, size: number): void => {
   fs.readSync(fd, head, 0, head.length, 0)
   const text = head.toString('latin1')
   if (text.startsWith(MARKER_START) || (size < MARKER.length && MARKER.startsWith(text))) return
-  throw new AgentError('INVALID_LOG', `${path} is not an agentlog log: it does not start with the version marker ${MARKER.trim()}. The file was not changed; give the path of a log (or of a file that does not exist yet).`, { path })
+  throw new AgentError('INVALID_LOG', `${path}:1: line 1 is not the agentlog version marker ${MARKER.trim()}, so this is not an agentlog log. The file was not changed; give the path of a log (or of a file that does not exist yet).`, { path, line: 1 })
 }
 
 /** The `accept` of a scan: checks the marker on line 1 and every event, and hands each event on. */
