@@ -102,9 +102,16 @@ const checked = (event: AgentEvent): AgentEvent => {
 }
 
 /** A failure as the log records it: any thrown value, with credentials redacted from its message. */
-export const errorInfo = (error: unknown): ErrorInfo =>
-  error instanceof ModelError ? { type: error.type, message: redactSecrets(error.message) }
+export const errorInfo = (error: unknown): ErrorInfo => {
+  let modelError = false
+  try {
+    modelError = error instanceof ModelError
+  } catch {
+    // A thrown Proxy whose prototype trap throws: not a ModelError.
+  }
+  return modelError ? { type: (error as ModelError).type, message: redactSecrets((error as ModelError).message) }
     : { type: 'unknown', message: redactSecrets(messageOf(error)) }
+}
 
 const buildRequest = (replyMsg: Msg, conversation: Msg[], deps: AgentDeps, tool_choice: 'auto' | 'none'): ModelRequest => ({
   messages: [systemMsg(deps.sysPrompt, replyMsg.created_at), ...conversation],

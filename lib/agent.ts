@@ -123,7 +123,20 @@ export class Agent {
   cancel(reply_id: string): void {
     const state = this.state
     if (state.reply_id !== reply_id || state.status !== 'running' || state.loop?.closing || this.store.failure) return
-    this.store.dispatch(createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id }))
+    this.dispatchClosing([createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id })])
+  }
+
+  /**
+   * Dispatches events that stop a reply. A cancel can come from anywhere (an abort listener, an
+   * unsubscribe), so a log that fails to take them breaks the store without throwing there: the
+   * failure reaches the reply's consumer (and every later call) instead.
+   */
+  private dispatchClosing(events: AgentEvent[]) {
+    try {
+      for (const event of events) this.store.dispatch(event)
+    } catch (error) {
+      if (error !== this.store.failure) throw error
+    }
   }
 
   /**
@@ -144,7 +157,7 @@ export class Agent {
     const state = this.state
     if (state.status === 'idle' || this.store.failure) return
     const info = { type: 'unknown' as const, message: `agentlog failed while running the reply: ${messageOf(error)}` }
-    for (const event of closeReply(state, this.deps.clock, { reason: 'error', error: info })) this.store.dispatch(event)
+    this.dispatchClosing(closeReply(state, this.deps.clock, { reason: 'error', error: info }))
   }
 
   private start(input: AgentInput, options: ReplyOptions): ReplyRun {

@@ -69,7 +69,7 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
   const fail = (cause: unknown) => {
     if (failure) return
     const seq = state$.value.seq
-    failure = cause instanceof AgentError ? cause
+    failure = isAgentError(cause) ? cause
       : new AgentError('LOG_UNAVAILABLE', `The log failed to record event ${seq + 1} (${storeErrorName(cause)}); the agent stopped with the ${seq} events the log holds. Fix the cause, then open the log again and create a new agent (a reply cut here is closed as interrupted).`, { cause, seq })
     queue.length = 0
     effects.unsubscribe()
@@ -148,6 +148,21 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
 
 /** The failing store's error as `CODE: message` (ENOSPC, EFBIG, ...), for the failure's message. */
 const storeErrorName = (cause: unknown): string => {
-  const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined
-  return typeof code === 'string' ? `${code}: ${messageOf(cause)}` : messageOf(cause)
+  let code: unknown
+  try {
+    code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined
+  } catch {
+    code = undefined
+  }
+  const message = messageOf(cause)
+  return typeof code === 'string' && !message.startsWith(code) ? `${code}: ${message}` : message
+}
+
+/** `instanceof` that survives a thrown Proxy whose prototype trap throws. */
+const isAgentError = (value: unknown): value is AgentError => {
+  try {
+    return value instanceof AgentError
+  } catch {
+    return false
+  }
 }

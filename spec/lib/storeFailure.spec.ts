@@ -80,6 +80,26 @@ test('reply$ errors with the failure; dispatch throws it', async () => {
   assert.throws(() => agent.dispatch(UserMsg({ content: 'more' })), (e: AgentError) => e === error)
 })
 
+test('an abort whose closing events the log refuses does not throw from the abort listener', async () => {
+  const watch = watchCrashes()
+  const inner = memoryLog()
+  const log: LogStore = { ...inner, get events() { return inner.events }, append(batch, options) {
+    if (batch[0].type === 'INTERRUPT_REQUESTED') throw enospc
+    inner.append(batch, options)
+  } }
+  const { agent } = makeAgent([say('pieces of text', 10)], [], { log, modelOptions: { chunkDelayMs: 1 } })
+  const controller = new AbortController()
+  let thrown: unknown
+  try {
+    for await (const event of agent.replyStream(UserMsg({ content: 'go' }), { signal: controller.signal }))
+      if (event.type === 'TEXT_BLOCK_START') controller.abort()
+  } catch (error) {
+    thrown = error
+  }
+  assert.is((thrown as AgentError).code, 'LOG_UNAVAILABLE', 'the consumer gets the failure')
+  assert.equal(await watch.stop(), [], 'nothing escaped from the abort listener')
+})
+
 test('a failing append on the first event refuses the input itself', async () => {
   const log = failingLog(1, enospc)
   const { agent } = makeAgent([say('hi')], [], { log })
