@@ -9,7 +9,8 @@
 import type { Observable } from 'rxjs'
 import { createEvent } from '../lib/clock.js'
 import { describe, messageOf, ModelError } from '../lib/errors.js'
-import { AgentEventSchema, type AgentEvent } from '../lib/events.js'
+import type { z } from 'zod'
+import { ModelCallUsageEventSchema, ToolCallStartEventSchema, type AgentEvent } from '../lib/events.js'
 import type { ErrorInfo, Msg } from '../lib/messages.js'
 import type { ModelChunk, ModelRequest } from '../lib/model.js'
 import type { StateObservable } from '../lib/store.js'
@@ -17,7 +18,7 @@ import { closeReply } from '../reducers/interrupt.js'
 import { selectConversation } from '../reducers/selectors.js'
 import { abortable } from './abortable.js'
 import type { AgentDeps } from './deps.js'
-import { checkUsage, chunkType, malformed, ToolCalls } from './modelOutput.js'
+import { checkUsage, chunkType, malformed, ToolCalls, usedCallIds } from './modelOutput.js'
 import { redactSecrets } from '../lib/redact.js'
 
 export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice: 'auto' | 'none'): Observable<AgentEvent> =>
@@ -29,7 +30,7 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
     emit(createEvent(clock, 'MODEL_CALL_START', { reply_id, model_name: model.name }))
 
     let open: { type: 'text' | 'thinking'; id: string; signature?: string } | null = null
-    const calls = new ToolCalls(clock, usedCallIds(state$.value.reply_msg!))
+    const calls = new ToolCalls(clock, usedCallIds(deps, state$.value.reply_msg!))
     let usage = { input_tokens: 0, output_tokens: 0, cache_input_tokens: 0, cache_creation_input_tokens: 0 }
     const closeOpenBlock = () => {
       if (!open) return
@@ -38,6 +39,11 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
       open = null
     }
     const onChunk = (chunk: ModelChunk) => {
+      // The hot path: a text or thinking delta that continues the open block, as one literal event.
+      if (open !== null && chunk?.type === open.type && typeof (chunk as { delta?: unknown }).delta === 'string') {
+        emit({ id: clock.id(), created_at: clock.now(), metadata: {}, type: open.type === 'text' ? 'TEXT_BLOCK_DELTA' : 'THINKING_BLOCK_DELTA', reply_id, block_id: open.id, delta: (chunk as { delta: string }).delta })
+        return
+      }
       switch (chunkType(chunk)) {
         case 'text':
         case 'thinking': {
@@ -48,7 +54,6 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
             open = { type, id: clock.id() }
             emit(createEvent(clock, type === 'text' ? 'TEXT_BLOCK_START' : 'THINKING_BLOCK_START', { reply_id, block_id: open.id }))
           }
-          // The hot path: one event per streamed delta, written out as a literal.
           emit({ id: clock.id(), created_at: clock.now(), metadata: {}, type: type === 'text' ? 'TEXT_BLOCK_DELTA' : 'THINKING_BLOCK_DELTA', reply_id, block_id: open.id, delta })
           return
         }
@@ -62,14 +67,14 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
           const call = calls.route(chunk as Extract<ModelChunk, { type: 'tool_call' }>)
           if (call.isNew) {
             closeOpenBlock()
-            emit(checked(createEvent(clock, 'TOOL_CALL_START', { reply_id, tool_call_id: call.id, tool_call_name: call.name })))
+            emit(checked(ToolCallStartEventSchema, createEvent(clock, 'TOOL_CALL_START', { reply_id, tool_call_id: call.id, tool_call_name: call.name })))
           }
           if (call.delta) emit(createEvent(clock, 'TOOL_CALL_DELTA', { reply_id, tool_call_id: call.id, delta: call.delta }))
           return
         }
         case 'usage':
           usage = checkUsage(chunk as Extract<ModelChunk, { type: 'usage' }>)
-          emit(checked(createEvent(clock, 'MODEL_CALL_USAGE', { reply_id, ...usage })))
+          emit(checked(ModelCallUsageEventSchema, createEvent(clock, 'MODEL_CALL_USAGE', { reply_id, ...usage })))
       }
     }
 
@@ -86,16 +91,9 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
     for (const event of closeReply(state$.value, deps.clock, { reason: 'error', error: errorInfo(error) })) subscriber.next(event)
   })
 
-/** The tool call ids the reply has used so far (a later model call must not reuse one in the log). */
-const usedCallIds = (reply: Msg): Set<string> => {
-  const ids = new Set<string>()
-  for (const block of reply.content) if (block.type === 'tool_call') ids.add(block.id)
-  return ids
-}
-
 /** The zod check of a rarer event built from model output (the deltas get a cheap typeof check instead). */
-const checked = (event: AgentEvent): AgentEvent => {
-  const parsed = AgentEventSchema.safeParse(event)
+const checked = (schema: z.ZodType, event: AgentEvent): AgentEvent => {
+  const parsed = schema.safeParse(event)
   if (parsed.success) return event
   const issue = parsed.error.issues[0]
   throw malformed(`it would make an invalid ${event.type} event (${issue.path.join('.')}: ${issue.message})`)

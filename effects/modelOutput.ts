@@ -5,6 +5,7 @@
 // normalised to a generated one, and an id an earlier model call of the reply used is made unique.
 import type { Clock } from '../lib/clock.js'
 import { describe, ModelError } from '../lib/errors.js'
+import type { Msg } from '../lib/messages.js'
 import type { ModelChunk } from '../lib/model.js'
 
 export const malformed = (what: string): ModelError =>
@@ -62,4 +63,23 @@ export class ToolCalls {
     return { id: logId, name, isNew: true, delta }
   }
 
+}
+
+/** Per agent (keyed by its deps): the tool call ids its reply in progress used, and how far its content was read. */
+const usedIds = new WeakMap<object, { reply: string; ids: Set<string>; scanned: number }>()
+
+/**
+ * The tool call ids `reply` has used so far. Read incrementally (a reply's content only grows), so
+ * a model call costs the blocks added since the last one, not the whole reply.
+ */
+export const usedCallIds = (owner: object, reply: Msg): Set<string> => {
+  let seen = usedIds.get(owner)
+  if (!seen || seen.reply !== reply.id || seen.scanned > reply.content.length) {
+    seen = { reply: reply.id, ids: new Set(), scanned: 0 }
+    usedIds.set(owner, seen)
+  }
+  const { content } = reply
+  for (let i = seen.scanned; i < content.length; i++) if (content[i].type === 'tool_call') seen.ids.add(content[i].id)
+  seen.scanned = content.length
+  return seen.ids
 }
