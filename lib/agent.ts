@@ -77,6 +77,11 @@ export class Agent {
     return this.store.log
   }
 
+  /** The error that stopped this agent (its log failed to record an event, or it was closed), or null while it works. */
+  get failure(): AgentError | null {
+    return this.store.failure
+  }
+
   get session_id(): string {
     return this.deps.session_id
   }

@@ -41,6 +41,7 @@ for (const [what, thrown, code, message] of cases) {
     assert.instance(error, AgentError)
     assert.is((error as AgentError).code, code)
     assert.match((error as AgentError).message, message)
+    assert.is(agent.failure, error, 'the agent reports itself broken')
     assert.is(agent.state.seq, log.events.length, 'the state is at the last event the log accepted')
     assert.is(log.events.length, 29)
     assert.ok(isDeepStrictEqual(replay(log.events), agent.state), 'replay(log) deep-equals the state')

@@ -2,7 +2,9 @@
 // token file) is not a log. fileLog refuses it with INVALID_LOG and leaves it byte for byte
 // unchanged; readLogFile and `agentlog validate` do not call it valid. A log cut while its marker
 // was written (a prefix of the marker) is still a log, and opens.
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { main } from '../../lib/cli/main.js'
@@ -39,6 +41,16 @@ for (const [what, content] of notLogs) {
     assert.ok(fs.readFileSync(path).equals(before), 'validate left it unchanged too')
   })
 }
+
+test('agentlog chat --log with a settings file exits 1 with INVALID_LOG\'s message and leaves it unchanged', () => {
+  const path = tempLog('settings.json')
+  fs.writeFileSync(path, '{"theme":"dark"}')
+  const bin = fileURLToPath(new URL('../../bin/agentlog.js', import.meta.url))
+  const { status, stderr } = spawnSync(process.execPath, [bin, 'chat', '--scripted', '--log', path], { input: '', encoding: 'utf8' })
+  assert.is(status, 1)
+  assert.match(stderr, /not an agentlog log/)
+  assert.is(fs.readFileSync(path, 'utf8'), '{"theme":"dark"}')
+})
 
 test('a log cut while its marker was written is still a log: the torn marker is cut and rewritten', async () => {
   const path = tempLog()
