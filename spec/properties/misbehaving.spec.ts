@@ -4,13 +4,18 @@
 // point; with interrupts at random moments. Invariants: no reply hangs, nothing escapes as an
 // uncaught exception, every failure reaches the caller as a coded or model error, the log passes
 // checkLog and strict replay, and replay(log) deep-equals the state; a broken store leaves the
-// state at the log's last event, and reopening its log gives a consistent, idle agent.
+// state at the log's last event, and reopening its log (in memory, and a real file) gives a
+// consistent, idle agent.
 import fc from 'fast-check'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { suite } from 'uvu'
-import { AbortError, AgentError, checkLog, counterClock, createAgent, memoryLog, ModelError, replay, UserMsg, type Agent } from '../../lib/index.js'
+import { AbortError, AgentError, checkLog, counterClock, createAgent, memoryLog, ModelError, replay, UserMsg, type Agent, type LogStore } from '../../lib/index.js'
+import { fileLog, readLogFile } from '../../lib/node.js'
 import { propertiesOf } from './helpers/config.js'
-import { buildMisbehavingTool, failingStore, misbehavingModel, modelTurnArb, oddThrowArb, toolPlanArb } from './helpers/misbehaving.js'
+import { buildMisbehavingTool, failingStore, makeThrown, misbehavingModel, modelTurnArb, oddThrowArb, toolPlanArb } from './helpers/misbehaving.js'
 
 const test = suite('properties/misbehaving')
 const property = propertiesOf(test)
@@ -91,6 +96,44 @@ property('misbehaving models, tools and stores never hang, crash or break the lo
       process.off('uncaughtException', record)
       process.off('unhandledRejection', record)
       await agent?.close().catch(() => undefined)
+    }
+  }), params)
+})
+
+const fileCaseArb = fc.record({
+  turns: fc.array(modelTurnArb, { minLength: 1, maxLength: 4 }),
+  tools: fc.array(toolPlanArb, { minLength: 3, maxLength: 3 }),
+  failAt: fc.integer({ min: 1, max: 40 }),
+  thrown: oddThrowArb,
+})
+
+property('a file log whose append throws at a random point: the agent stops coded, and reopening the file recovers', 15, async (params) => {
+  await fc.assert(fc.asyncProperty(fileCaseArb, async (c) => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentlog-prop-'))
+    const path = join(dir, 'session.jsonl')
+    const file = fileLog(path, { durability: 'none' })
+    let appends = 0
+    const log: LogStore = {
+      ...file, get events() { return file.events }, snapshot: () => file.snapshot(), close: () => file.close(),
+      append(batch, options) {
+        if (++appends >= c.failAt) throw makeThrown(c.thrown)
+        file.append(batch, options)
+      },
+    }
+    const agent = createAgent({ name: 'P', model: misbehavingModel(c.turns), tools: c.tools.map(buildMisbehavingTool), log, clock: counterClock('p'), maxIters: 4 })
+    const outcome = await settles(agent.reply(UserMsg({ content: 'go' })).then(() => null, (error: unknown) => error), 'the reply')
+    if (outcome !== null && !(outcome instanceof AgentError || outcome instanceof ModelError)) fail(`the reply failed with something that is not a coded error: ${String(outcome)}`)
+    if (agent.failure) {
+      if (agent.state.seq !== readLogFile(path).events.length) fail('the state ran ahead of the file')
+    } else checkHolds(agent, 'the agent that never hit the failure')
+    await agent.close()
+    const reopened = createAgent({ name: 'P', model: misbehavingModel([]), log: fileLog(path, { durability: 'none' }), clock: counterClock('q') })
+    try {
+      checkHolds(reopened, 'reopened')
+      if (reopened.state.status === 'running') fail('the reopened agent is running')
+    } finally {
+      await reopened.close()
+      rmSync(dir, { recursive: true, force: true })
     }
   }), params)
 })
