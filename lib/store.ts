@@ -5,7 +5,7 @@
 // A log that refuses or fails an append breaks the store (`fail`): nothing more is reduced, the
 // effects stop, and every later dispatch throws the failure; an effect that errors is reported and
 // subscribed again, so one bad event never leaves the agent without its effects.
-import { BehaviorSubject, Observable, Subject, Subscription, catchError, merge, observable } from 'rxjs'
+import { BehaviorSubject, Observable, Subject, Subscription, observable } from 'rxjs'
 import { AgentError, messageOf } from './errors.js'
 import { AgentEventSchema, type AgentEvent } from './events.js'
 import { memoryLog, type LogStore } from './log.js'
@@ -128,12 +128,19 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
       return log.events
     },
     runEffects(list, deps) {
-      const subscription = merge(...list.map((effect) => effect(event$, stateObservable, deps).pipe(
-        catchError((error: unknown, caught) => {
-          onEffectError?.(error)
-          return caught
-        }),
-      ))).subscribe(enqueue)
+      // Each effect feeds the queue directly (no merge: one hop less per event); one that errors
+      // is reported and subscribed again.
+      const subscription = new Subscription()
+      const start = (effect: Effect<typeof deps>) => {
+        subscription.add(effect(event$, stateObservable, deps).subscribe({
+          next: enqueue,
+          error: (error: unknown) => {
+            onEffectError?.(error)
+            if (!subscription.closed) start(effect)
+          },
+        }))
+      }
+      for (const effect of list) start(effect)
       effects.add(subscription)
       return subscription
     },
