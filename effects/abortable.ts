@@ -1,7 +1,8 @@
 // The shape of every unit of real work in the effects: an Observable around an async function
 // that receives an AbortSignal. Unsubscribing aborts the signal (only if the work is unfinished:
 // an abort after the end would cost a DOMException for nothing); a failure is turned into events
-// by `onFailure`, never an error escaping the effect.
+// by `onFailure`, never an error escaping the effect (unless `onFailure` itself throws: then the
+// Observable errors, and the store ends the reply).
 import { Observable, type Subscriber } from 'rxjs'
 
 // One reason for every abort: `abort()` without one builds a DOMException (with its stack) per
@@ -23,7 +24,12 @@ export const abortable = <T>(
       (error: unknown) => {
         finished = true
         if (subscriber.closed) return
-        onFailure(error, subscriber)
+        try {
+          onFailure(error, subscriber)
+        } catch (failed) {
+          // A failure handler that fails is a bug: the store reports it and ends the reply.
+          return subscriber.error(failed)
+        }
         subscriber.complete()
       },
     )

@@ -1,13 +1,16 @@
 // callModel: one model call as an Observable of events.
 // Emits: MODEL_CALL_START at once (the claim), then TEXT/THINKING block groups and TOOL_CALL groups
-// as chunks stream in (one group at a time: a new block or call ends the open one), MODEL_CALL_USAGE whenever usage is reported, then MODEL_CALL_END(completed).
-// A failure closes the reply through the pure interrupt function, as REPLY_END(error).
+// as chunks stream in (a new block or call ends the open text block; tool calls stay open until the
+// model call ends, since fragments of several calls may alternate), MODEL_CALL_USAGE whenever usage
+// is reported, then MODEL_CALL_END(completed). Chunks are checked (modelOutput.ts). A failure
+// (malformed output, any thrown value) closes the reply through the pure interrupt function, as REPLY_END(error).
 // Cancelled by: unsubscribing (the reply's cancel$, via advanceReply), which aborts the model's
 // AbortSignal: the HTTP request and the body read stop at once.
 import type { Observable } from 'rxjs'
 import { createEvent } from '../lib/clock.js'
-import { ModelError } from '../lib/errors.js'
-import type { AgentEvent } from '../lib/events.js'
+import { describe, messageOf, ModelError } from '../lib/errors.js'
+import type { z } from 'zod'
+import { ModelCallUsageEventSchema, ToolCallStartEventSchema, type AgentEvent } from '../lib/events.js'
 import type { ErrorInfo, Msg } from '../lib/messages.js'
 import type { ModelChunk, ModelRequest, ToolChoice } from '../lib/model.js'
 import type { StateObservable } from '../lib/store.js'
@@ -15,6 +18,8 @@ import { closeReply } from '../reducers/interrupt.js'
 import { selectConversation } from '../reducers/selectors.js'
 import { abortable } from './abortable.js'
 import type { AgentDeps } from './deps.js'
+import { checkUsage, chunkType, malformed, ToolCalls, usedCallIds } from './modelOutput.js'
+import { redactSecrets } from '../lib/redact.js'
 
 export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice: ToolChoice): Observable<AgentEvent> =>
   abortable<AgentEvent>(async (signal, subscriber) => {
@@ -25,48 +30,51 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
     emit(createEvent(clock, 'MODEL_CALL_START', { reply_id, model_name: model.name }))
 
     let open: { type: 'text' | 'thinking'; id: string; signature?: string } | null = null
-    let openCall: string | null = null
-    const calls = new Set<string>()
+    const calls = new ToolCalls(clock, usedCallIds(deps, state$.value.reply_msg!))
     let usage = { input_tokens: 0, output_tokens: 0, cache_input_tokens: 0, cache_creation_input_tokens: 0 }
     const closeOpenBlock = () => {
-      if (openCall !== null) emit(createEvent(clock, 'TOOL_CALL_END', { reply_id, tool_call_id: openCall }))
-      openCall = null
       if (!open) return
       const metadata = open.signature !== undefined ? { signature: open.signature } : {}
       emit(createEvent(clock, open.type === 'text' ? 'TEXT_BLOCK_END' : 'THINKING_BLOCK_END', { reply_id, block_id: open.id, metadata }))
       open = null
     }
     const onChunk = (chunk: ModelChunk) => {
-      switch (chunk.type) {
+      // The hot path: a text or thinking delta that continues the open block, as one literal event.
+      if (open !== null && chunk?.type === open.type && typeof (chunk as { delta?: unknown }).delta === 'string') {
+        emit({ id: clock.id(), created_at: clock.now(), metadata: {}, type: open.type === 'text' ? 'TEXT_BLOCK_DELTA' : 'THINKING_BLOCK_DELTA', reply_id, block_id: open.id, delta: (chunk as { delta: string }).delta })
+        return
+      }
+      switch (chunkType(chunk)) {
         case 'text':
         case 'thinking': {
-          if (open?.type !== chunk.type) {
+          const { type, delta } = chunk as Extract<ModelChunk, { type: 'text' | 'thinking' }>
+          if (typeof delta !== 'string') throw malformed(`a ${type} chunk whose delta is ${describe(delta)}, not a string`)
+          if (open?.type !== type) {
             closeOpenBlock()
-            open = { type: chunk.type, id: clock.id() }
-            emit(createEvent(clock, chunk.type === 'text' ? 'TEXT_BLOCK_START' : 'THINKING_BLOCK_START', { reply_id, block_id: open.id }))
+            open = { type, id: clock.id() }
+            emit(createEvent(clock, type === 'text' ? 'TEXT_BLOCK_START' : 'THINKING_BLOCK_START', { reply_id, block_id: open.id }))
           }
-          // The hot path: one event per streamed delta, written out as a literal.
-          emit({ id: clock.id(), created_at: clock.now(), metadata: {}, type: chunk.type === 'text' ? 'TEXT_BLOCK_DELTA' : 'THINKING_BLOCK_DELTA', reply_id, block_id: open.id, delta: chunk.delta })
+          emit({ id: clock.id(), created_at: clock.now(), metadata: {}, type: type === 'text' ? 'TEXT_BLOCK_DELTA' : 'THINKING_BLOCK_DELTA', reply_id, block_id: open.id, delta })
           return
         }
-        case 'thinking_signature':
-          if (open?.type === 'thinking') open.signature = (open.signature ?? '') + chunk.signature
+        case 'thinking_signature': {
+          const { signature } = chunk as Extract<ModelChunk, { type: 'thinking_signature' }>
+          if (typeof signature !== 'string') throw malformed(`a thinking signature that is ${describe(signature)}, not a string`)
+          if (open?.type === 'thinking') open.signature = (open.signature ?? '') + signature
           return
-        case 'tool_call':
-          if (!calls.has(chunk.id)) {
+        }
+        case 'tool_call': {
+          const call = calls.route(chunk as Extract<ModelChunk, { type: 'tool_call' }>)
+          if (call.isNew) {
             closeOpenBlock()
-            calls.add(chunk.id)
-            openCall = chunk.id
-            emit(createEvent(clock, 'TOOL_CALL_START', { reply_id, tool_call_id: chunk.id, tool_call_name: chunk.name }))
+            emit(checked(ToolCallStartEventSchema, createEvent(clock, 'TOOL_CALL_START', { reply_id, tool_call_id: call.id, tool_call_name: call.name })))
           }
-          if (chunk.delta) emit(createEvent(clock, 'TOOL_CALL_DELTA', { reply_id, tool_call_id: chunk.id, delta: chunk.delta }))
+          if (call.delta) emit(createEvent(clock, 'TOOL_CALL_DELTA', { reply_id, tool_call_id: call.id, delta: call.delta }))
           return
+        }
         case 'usage':
-          usage = {
-            input_tokens: chunk.input_tokens, output_tokens: chunk.output_tokens,
-            cache_input_tokens: chunk.cache_input_tokens ?? 0, cache_creation_input_tokens: chunk.cache_creation_input_tokens ?? 0,
-          }
-          emit(createEvent(clock, 'MODEL_CALL_USAGE', { reply_id, ...usage }))
+          usage = checkUsage(chunk as Extract<ModelChunk, { type: 'usage' }>)
+          emit(checked(ModelCallUsageEventSchema, createEvent(clock, 'MODEL_CALL_USAGE', { reply_id, ...usage })))
       }
     }
 
@@ -76,14 +84,32 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
     }
     if (subscriber.closed) return
     closeOpenBlock()
+    // Every call stays open until the model call ends: a fragment may come for any of them.
+    for (const tool_call_id of calls.opened) emit(createEvent(clock, 'TOOL_CALL_END', { reply_id, tool_call_id }))
     emit(createEvent(clock, 'MODEL_CALL_END', { reply_id, ...usage, finished_reason: 'completed' }))
   }, (error, subscriber) => {
     for (const event of closeReply(state$.value, deps.clock, { reason: 'error', error: errorInfo(error) })) subscriber.next(event)
   })
 
-export const errorInfo = (error: unknown): ErrorInfo =>
-  error instanceof ModelError ? { type: error.type, message: error.message }
-    : { type: 'unknown', message: error instanceof Error ? error.message : String(error) }
+/** The zod check of a rarer event built from model output (the deltas get a cheap typeof check instead). */
+const checked = (schema: z.ZodType, event: AgentEvent): AgentEvent => {
+  const parsed = schema.safeParse(event)
+  if (parsed.success) return event
+  const issue = parsed.error.issues[0]
+  throw malformed(`it would make an invalid ${event.type} event (${issue.path.join('.')}: ${issue.message})`)
+}
+
+/** A failure as the log records it: any thrown value, with credentials redacted from its message. */
+export const errorInfo = (error: unknown): ErrorInfo => {
+  let modelError = false
+  try {
+    modelError = error instanceof ModelError
+  } catch {
+    // A thrown Proxy whose prototype trap throws: not a ModelError.
+  }
+  return modelError ? { type: (error as ModelError).type, message: redactSecrets((error as ModelError).message) }
+    : { type: 'unknown', message: redactSecrets(messageOf(error)) }
+}
 
 const buildRequest = (replyMsg: Msg, conversation: Msg[], deps: AgentDeps, tool_choice: ToolChoice): ModelRequest => ({
   messages: [systemMsg(deps.sysPrompt, replyMsg.created_at), ...conversation],

@@ -4,6 +4,10 @@
 // checked (input, then rules, then the tool's permission) and run, asked, submitted or answered.
 // With a structured output asked for (`output` names its tool), a reply whose message holds the
 // value ends; a text-only answer, or the last call at maxIters, forces that tool instead.
+// User code (schemas, permission functions) is contained: whatever it throws or answers becomes
+// that call's `error` result.
+import { describe, messageOf } from '../lib/errors.js'
+import { jsonDepth, MAX_JSON_DEPTH } from '../lib/jsonValue.js'
 import type { ToolCallBlock } from '../lib/messages.js'
 import type { ToolChoice } from '../lib/model.js'
 import type { Permission, Tool } from '../lib/tools.js'
@@ -86,16 +90,27 @@ const firstOpenBatch = (round: ToolCallBlock[], tools: ReadonlyMap<string, Tool>
   return batch
 }
 
+/** Tool arguments longer than this are refused before parsing (1 MB of JSON). */
+const MAX_ARGUMENTS_LENGTH = 1 << 20
+
 type Parsed = { ok: true; input: unknown } | { ok: false; error: string }
 
 const parseInput = (tool: Tool, raw: string): Parsed => {
+  if (raw.length > MAX_ARGUMENTS_LENGTH || jsonDepth(raw) > MAX_JSON_DEPTH)
+    return { ok: false, error: `Error: the arguments of "${tool.name}" are too large or too deeply nested (at most ${MAX_ARGUMENTS_LENGTH} characters and ${MAX_JSON_DEPTH} levels). Send smaller arguments.` }
   let json: unknown
   try {
     json = raw.trim() === '' ? {} : JSON.parse(raw)
   } catch (error) {
     return { ok: false, error: `Error: the arguments of "${tool.name}" are not valid JSON (${(error as Error).message}). Send a JSON object that matches the tool's schema.` }
   }
-  const result = tool.input.safeParse(json)
+  let result: ReturnType<Tool['input']['safeParse']>
+  try {
+    // zod lets an exception thrown inside a transform or refine escape safeParse.
+    result = tool.input.safeParse(json)
+  } catch (error) {
+    return { ok: false, error: `Error: the input schema of "${tool.name}" failed on these arguments: ${messageOf(error)}. Check the arguments and call the tool again.` }
+  }
   if (result.success) return { ok: true, input: result.data }
   const issues = result.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')
   return { ok: false, error: `Error: invalid arguments for "${tool.name}": ${issues}. Fix them and call the tool again.` }
@@ -110,9 +125,13 @@ const decide = (state: AgentState, tool: Tool, call: ToolCallBlock, input: unkno
   }
   const { permission = 'allow' } = tool
   if (typeof permission === 'string') return permission
+  let answer: unknown
   try {
-    return permission(input, state)
+    answer = permission(input, state)
   } catch (error) {
-    return { error: `Error: the permission check of "${tool.name}" failed: ${(error as Error).message}` }
+    return { error: `Error: the permission check of "${tool.name}" failed: ${messageOf(error)}` }
   }
+  // Anything but the exact three answers is a failure of the check, never a permission to run.
+  if (answer === 'allow' || answer === 'ask' || answer === 'deny') return answer
+  return { error: `Error: the permission check of "${tool.name}" failed: it answered ${describe(answer)} instead of 'allow', 'ask' or 'deny'.` }
 }

@@ -1,6 +1,6 @@
 // runTool: executes one local tool call as an Observable of its result events (the caller has
 // emitted its TOOL_RESULT_START). Emits: TOOL_RESULT_TEXT_DELTA / DATA_DELTA as output arrives (strings, result objects, or async iterables of text), then TOOL_RESULT_END. A thrown
-// error becomes an `error` result the model can act on. Cancelled by: unsubscribing (the reply's
+// value (any value) or an output the log cannot record becomes an `error` result the model can act on. Cancelled by: unsubscribing (the reply's
 // cancel$, via advanceReply), which aborts the tool's AbortSignal at once and drops anything late.
 import type { Observable } from 'rxjs'
 import type { Clock } from '../lib/clock.js'
@@ -8,6 +8,10 @@ import { createEvent } from '../lib/clock.js'
 import type { AgentEvent } from '../lib/events.js'
 import type { ToolCallBlock, ToolResultBlock } from '../lib/messages.js'
 import type { Tool, ToolOutput, ToolResultObject } from '../lib/tools.js'
+import { z } from 'zod'
+import { describe, messageOf } from '../lib/errors.js'
+import { jsonProblem } from '../lib/jsonValue.js'
+import { ToolResultBlockSchema } from '../lib/messages.js'
 import { abortable } from './abortable.js'
 
 export const runTool = (clock: Clock, reply_id: string, call: ToolCallBlock, tool: Tool, input: unknown): Observable<AgentEvent> => {
@@ -19,17 +23,19 @@ export const runTool = (clock: Clock, reply_id: string, call: ToolCallBlock, too
     if (isAsyncIterable(output)) {
       for await (const chunk of output) {
         if (subscriber.closed) return
-        subscriber.next(createEvent(clock, 'TOOL_RESULT_TEXT_DELTA', { reply_id, tool_call_id, delta: String(chunk) }))
+        if (typeof chunk !== 'string') throw new Error(`its output stream yielded ${describe(chunk)}; yield strings only`)
+        subscriber.next(createEvent(clock, 'TOOL_RESULT_TEXT_DELTA', { reply_id, tool_call_id, delta: chunk }))
       }
       if (!subscriber.closed) subscriber.next(end('success'))
       return
     }
     if (subscriber.closed) return
-    const result: ToolResultObject = typeof output === 'string' ? { output } : output
-    for (const event of outputEvents(clock, reply_id, tool_call_id, result.output)) subscriber.next(event)
-    subscriber.next(end(result.state ?? 'success', result.metadata))
+    const result: ToolResultObject = typeof output === 'string' ? { output } : checkResult(output)
+    const events = outputEvents(clock, reply_id, tool_call_id, result.output)
+    events.push(end(result.state ?? 'success', result.metadata))
+    for (const event of events) subscriber.next(event)
   }, (error, subscriber) => {
-    const message = error instanceof Error ? error.message : String(error)
+    const message = messageOf(error)
     subscriber.next(createEvent(clock, 'TOOL_RESULT_TEXT_DELTA', { reply_id, tool_call_id, delta: `Error: the tool "${call.name}" failed: ${message}` }))
     subscriber.next(end('error'))
   })
@@ -46,6 +52,26 @@ export const outputEvents = (clock: Clock, reply_id: string, tool_call_id: strin
         url: block.source.type === 'url' ? block.source.url : null,
       }))
 }
+
+/** A result object the log can record, or a thrown Error saying what is wrong with it (it becomes the call's `error` result). */
+const checkResult = (value: unknown): ToolResultObject => {
+  const expected = 'return a string, an async iterable of strings, or { output: string | (text | data blocks)[], state?: "success" | "error", metadata?: a JSON object }'
+  if (typeof value !== 'object' || value === null) throw new Error(`it returned ${describe(value)}; ${expected}`)
+  const parsed = ToolResultObjectSchema.safeParse(value)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new Error(`it returned an invalid result at ${issue.path.join('.') || '(result)'}: ${issue.message}; ${expected}`)
+  }
+  const problem = parsed.data.metadata === undefined ? null : jsonProblem(parsed.data.metadata)
+  if (problem !== null) throw new Error(`its result's metadata cannot be recorded: ${problem.replace('(value)', 'metadata')}`)
+  return parsed.data as ToolResultObject
+}
+
+const ToolResultObjectSchema = z.object({
+  output: ToolResultBlockSchema.shape.output,
+  state: z.enum(['success', 'error']).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+})
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof value === 'object' && value !== null && Symbol.asyncIterator in value

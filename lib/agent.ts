@@ -2,7 +2,7 @@
 // guards, before anything is appended), and exposes each reply as an async iterable, an Observable
 // and a promise. Every way of stopping a reply (a signal, leaving the loop, unsubscribing,
 // interrupt()) dispatches INTERRUPT_REQUESTED; the pure interrupt function does the rest.
-import { Observable } from 'rxjs'
+import { filter, firstValueFrom, merge, Observable } from 'rxjs'
 import type { z } from 'zod'
 import { advanceReply } from '../effects/advanceReply.js'
 import type { AgentDeps } from '../effects/deps.js'
@@ -15,7 +15,7 @@ import { replay, rootReducer } from '../reducers/root.js'
 import type { AgentState } from '../reducers/state.js'
 import { systemClock, createEvent, type Clock } from './clock.js'
 import { compactionSettings, type CompactionOptions } from './compaction.js'
-import { AgentError } from './errors.js'
+import { AgentError, messageOf } from './errors.js'
 import type { AgentEvent, OutputEvent } from './events.js'
 import { memoryLog, type LogStore } from './log.js'
 import type { Msg } from './messages.js'
@@ -75,7 +75,7 @@ export class Agent {
     this.output = options.output ?? null
     this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, maxIters, compaction, clock }
     this.useOutput(this.output)
-    this.store = createStore({ reducer: rootReducer, initialState: restored, log })
+    this.store = createStore({ reducer: rootReducer, initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
     this.events$ = this.store.event$
     this.state$ = this.store.state$
@@ -89,6 +89,11 @@ export class Agent {
 
   get log(): readonly AgentEvent[] {
     return this.store.log
+  }
+
+  /** The error that stopped this agent (its log failed to record an event, or it was closed), or null while it works. */
+  get failure(): AgentError | null {
+    return this.store.failure
   }
 
   get session_id(): string {
@@ -135,6 +140,7 @@ export class Agent {
   /** Interrupts whatever is running (cancel) or paused (USER_INTERRUPT); resolves when the reply has ended. */
   async interrupt(): Promise<void> {
     const { status, reply_id } = this.state
+    if (this.store.failure) return
     if (status === 'running') this.cancel(reply_id!)
     else if (status === 'paused') this.store.dispatch(createEvent(this.deps.clock, 'USER_INTERRUPT', { reply_id: reply_id! }))
   }
@@ -142,17 +148,46 @@ export class Agent {
   /** Stops a running reply; does nothing when it is not running (already ended, paused or closing). */
   cancel(reply_id: string): void {
     const state = this.state
-    if (state.reply_id !== reply_id || state.status !== 'running' || state.loop?.closing) return
-    this.store.dispatch(createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id }))
+    if (state.reply_id !== reply_id || state.status !== 'running' || state.loop?.closing || this.store.failure) return
+    this.dispatchClosing([createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id })])
   }
 
-  /** Interrupts a running reply, closes the tools that hold resources (each `close()` once), then flushes and releases the log. */
+  /**
+   * Dispatches events that stop a reply. A cancel can come from anywhere (an abort listener, an
+   * unsubscribe), so a log that fails to take them breaks the store without throwing there: the
+   * failure reaches the reply's consumer (and every later call) instead.
+   */
+  private dispatchClosing(events: AgentEvent[]) {
+    try {
+      for (const event of events) this.store.dispatch(event)
+    } catch (error) {
+      if (error !== this.store.failure) throw error
+    }
+  }
+
+  /**
+   * Interrupts a running reply and waits for it to end, closes the tools that hold resources (each
+   * `close()` once), then flushes and releases the log. Called from an `events$` subscriber, the
+   * interrupt runs once that delivery is over, before the release.
+   */
   async close(): Promise<void> {
-    if (this.state.status === 'running') this.cancel(this.state.reply_id!)
+    if (this.state.status === 'running' && !this.store.failure) {
+      this.cancel(this.state.reply_id!)
+      await firstValueFrom(merge(this.store.state$.pipe(filter((s) => s.status !== 'running')), this.store.failure$), { defaultValue: null })
+    }
     const closers = new Set([...this.tools.values()].flatMap((tool) => (tool.close ? [tool.close] : [])))
     const closing = Promise.allSettled([...closers].map(async (close) => close()))
+    this.store.fail(new AgentError('CLOSED', 'The agent is closed; create a new agent to go on.'))
     await this.logStore.close()
     await closing
+  }
+
+  /** An effect failed (a bug, not a model or tool failure): the reply in progress ends with an error. */
+  private endAfterEffectError(error: unknown) {
+    const state = this.state
+    if (state.status === 'idle' || this.store.failure) return
+    const info = { type: 'unknown' as const, message: `agentlog failed while running the reply: ${messageOf(error)}` }
+    this.dispatchClosing(closeReply(state, this.deps.clock, { reason: 'error', error: info }))
   }
 
   private start(input: AgentInput, options: ReplyOptions): ReplyRun {
@@ -172,6 +207,7 @@ export class Agent {
 
   /** Validates input and checks it against the state; returns the event to dispatch, or null for a no-op. */
   private admit(input: AgentInput): AgentEvent | null {
+    if (this.store.failure) throw this.store.failure
     const event = admitInput(input, this.deps.clock)
     const verdict = checkInput(this.state, event)
     if (verdict instanceof AgentError) throw verdict

@@ -35,6 +35,24 @@ export class AbortError extends Error {
   }
 }
 
+/**
+ * The message of anything thrown, never throwing itself: user code can throw values `String()`
+ * cannot convert (`Object.create(null)`), errors whose `message` getter throws, or revoked proxies.
+ */
+export const messageOf = (thrown: unknown): string => {
+  try {
+    if (thrown instanceof Error) return String(thrown.message)
+    if (typeof thrown === 'object' && thrown !== null && typeof (thrown as { message?: unknown }).message === 'string') return (thrown as { message: string }).message
+    return String(thrown)
+  } catch {
+    try {
+      return `a thrown ${Object.prototype.toString.call(thrown).slice(8, -1)} that cannot be printed`
+    } catch {
+      return 'a thrown value that cannot be printed'
+    }
+  }
+}
+
 /** A short, safe rendering of a received value for error messages. */
 export const describe = (value: unknown): string => {
   if (value === null) return 'null'

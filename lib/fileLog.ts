@@ -4,6 +4,7 @@
 // Opening checks and folds the file without keeping its events (`events` reads them on demand) and
 // hands the fold to the agent through `snapshot()`; with `snapshots`, PATH.snapshot lets an open
 // read only the events after it. A torn last line is cut and reported; other damage is refused.
+// The lock follows the real file (symlinks resolved; one writer per device and inode in a process).
 import fs from 'node:fs'
 import { Observable, Subject } from 'rxjs'
 import { replay } from '../reducers/root.js'
@@ -11,6 +12,7 @@ import type { AgentState } from '../reducers/state.js'
 import { AgentError, describe } from './errors.js'
 import type { AgentEvent } from './events.js'
 import { checkEvent } from './fileLog/check.js'
+import { claimFile, realLogPath } from './fileLog/identity.js'
 import { acquireLock } from './fileLog/lock.js'
 import { openLogFile, writeAll, type Durability, type Recovery } from './fileLog/open.js'
 import { readEvents } from './fileLog/read.js'
@@ -56,18 +58,23 @@ export const fileLog = (path: string, options: FileLogOptions = {}): FileLog => 
     recovered.push(info)
     onRecover?.(info)
   }
-  const lock = acquireLock(path, (holder) => report({ kind: 'stale-lock', holder }))
+  // The lock follows the file: beside its real path, and by device and inode within this process.
+  const lock = acquireLock(realLogPath(path), (holder) => report({ kind: 'stale-lock', holder }))
   let fd: number | undefined
+  let unclaim: (() => void) | undefined
   let opened: ReturnType<typeof openLogFile>
   try {
     fd = fs.openSync(path, 'a+', 0o600)
+    unclaim = claimFile(fd, path)
     opened = openLogFile(fd, path, durability, !!snapshots, report)
   } catch (error) {
+    unclaim?.()
     if (fd !== undefined) fs.closeSync(fd)
     lock.release()
     throw error
   }
   const logFd = fd
+  const releaseFile = unclaim!
   let { size, hash, folded, saved } = opened
   // Events 1..base stay on disk (bytes up to baseEnd) until someone reads them; `tail` holds the rest.
   let base = folded.seq
@@ -76,9 +83,10 @@ export const fileLog = (path: string, options: FileLogOptions = {}): FileLog => 
   const appended = new Subject<AgentEvent>()
   let closed = false
 
+  const identity = fs.fstatSync(logFd)
   const all = (): AgentEvent[] => {
     if (base > 0) {
-      const prefix = readEvents(logFd, path, baseEnd)
+      const prefix = closed ? readClosed(path, identity, baseEnd) : readEvents(logFd, path, baseEnd)
       for (const event of tail) prefix.push(event)
       tail = prefix
       base = baseEnd = 0
@@ -147,10 +155,32 @@ export const fileLog = (path: string, options: FileLogOptions = {}): FileLog => 
         fs.fsyncSync(logFd)
       } finally {
         fs.closeSync(logFd)
+        releaseFile()
         lock.release()
         appended.complete()
       }
     },
+  }
+}
+
+/**
+ * The first events of a closed log, read again by path: its descriptor is gone (and its number may
+ * belong to another file by now). Refused with CLOSED when the path no longer names the same file.
+ */
+const readClosed = (path: string, identity: fs.Stats, end: number): AgentEvent[] => {
+  let fd: number
+  try {
+    fd = fs.openSync(path, 'r')
+  } catch {
+    throw new AgentError('CLOSED', `The log ${path} is closed and can no longer be read; open it again (fileLog or readLogFile) to see its events.`)
+  }
+  try {
+    const now = fs.fstatSync(fd)
+    if (now.dev !== identity.dev || now.ino !== identity.ino || now.size < end)
+      throw new AgentError('CLOSED', `The log ${path} is closed and the path now names another file; this agent's events cannot be read from it.`)
+    return readEvents(fd, path, end)
+  } finally {
+    fs.closeSync(fd)
   }
 }
 

@@ -5,7 +5,7 @@
 import { Observable, type Subscription } from 'rxjs'
 import type { z } from 'zod'
 import type { Agent } from './agent.js'
-import { AbortError, ModelError } from './errors.js'
+import { AbortError, ModelError, type AgentError } from './errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from './events.js'
 import type { Msg } from './messages.js'
 import type { Store } from './store.js'
@@ -30,9 +30,13 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   private read = 0
   private done = false
   private end: ReplyEndEvent | null = null
-  private wake: (() => void) | null = null
-  private sink: { next: (event: OutputEvent) => void; complete: () => void } | null = null
+  /** The pending `next()` calls, oldest first; each is woken once events (or the end) arrive. */
+  private readonly waiting: (() => void)[] = []
+  /** The store broke during the run: the stream throws it once the events before it are read. */
+  private failure: AgentError | null = null
+  private sink: { next: (event: OutputEvent) => void; error: (error: unknown) => void; complete: () => void } | null = null
   private subscription: Subscription | null = null
+  private failureSubscription: Subscription | null = null
   /** Asked to stop: set before the reply's id is known, the stop happens on its REPLY_START. */
   private stopping = false
   /** The state when the run ended (the outcome is read from it, not from a later state). */
@@ -47,8 +51,27 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     }
     this.reply_id = input.type === 'USER_MESSAGE' ? null : (input as { reply_id: string }).reply_id
     this.subscription = store.event$.subscribe((event) => this.onEvent(event))
+    this.failureSubscription = store.failure$.subscribe((failure) => this.onFailure(failure))
     options.signal?.addEventListener('abort', this.onAbort)
-    store.dispatch(input)
+    try {
+      store.dispatch(input)
+    } catch (error) {
+      // The input was refused by a store that broke on it: the run ends with that failure.
+      if (error !== store.failure) throw error
+      this.onFailure(error as AgentError)
+    }
+  }
+
+  private onFailure(failure: AgentError) {
+    if (this.done) return
+    this.failure = failure
+    this.finish()
+    this.wakeAll()
+  }
+
+  /** Wakes the calls waiting now, in order (a woken call that still finds nothing waits again, behind them). */
+  private wakeAll() {
+    for (let count = this.waiting.length; count > 0; count--) this.waiting.shift()!()
   }
 
   private onEvent(event: AgentEvent) {
@@ -68,10 +91,10 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
       // every result of an external answer): check again after it.
       queueMicrotask(() => {
         if (this.isPaused()) this.finish()
-        this.wake?.()
+        this.wakeAll()
       })
     }
-    this.wake?.()
+    if (this.waiting.length) this.wakeAll()
   }
 
   private isPaused(): boolean {
@@ -83,9 +106,12 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     if (this.done && !this.subscription) return
     this.done = true
     this.settled = this.store.getState()
-    this.sink?.complete()
+    if (this.failure) this.sink?.error(this.failure)
+    else this.sink?.complete()
     this.subscription?.unsubscribe()
     this.subscription = null
+    this.failureSubscription?.unsubscribe()
+    this.failureSubscription = null
     this.options.signal?.removeEventListener('abort', this.onAbort)
   }
 
@@ -99,7 +125,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     const state = this.store.getState()
     const pending = this.reply_id === null || (state.reply_id === this.reply_id && state.status === 'running')
     if (!pending) this.finish()
-    this.wake?.()
+    this.wakeAll()
   }
 
   get events$(): Observable<OutputEvent> {
@@ -107,6 +133,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
       // The subscriber may interrupt the reply while it receives the buffer; the closing events
       // then join the buffer, so it is drained until empty.
       for (let event = this.buffer.shift(); event; event = this.buffer.shift()) subscriber.next(event)
+      if (this.failure) return subscriber.error(this.failure)
       if (this.done) return subscriber.complete()
       this.sink = subscriber
     })
@@ -120,12 +147,10 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
         if (this.read === this.buffer.length && this.read > 4096) this.buffer.length = this.read = 0
         return Promise.resolve({ value, done: false })
       }
+      if (this.failure) return Promise.reject(this.failure)
       if (this.done) return Promise.resolve({ value: undefined, done: true })
       return new Promise((resolve) => {
-        this.wake = () => {
-          this.wake = null
-          resolve(next())
-        }
+        this.waiting.push(() => resolve(next()))
       })
     }
     return {
@@ -139,6 +164,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
 
   /** The reply's outcome once the stream is over: see `Agent.reply`. */
   result(): Msg {
+    if (this.failure) throw this.failure
     const state = this.settled ?? this.store.getState()
     const end = this.end
     if (!end) {

@@ -3,7 +3,7 @@
 // offer the model; the arguments are validated before the call either way. A tool may return a string, a result object, or an async iterable of text
 // chunks (streamed as TOOL_RESULT_TEXT_DELTA). Permission and external execution are declared here.
 import { z } from 'zod'
-import { AgentError } from './errors.js'
+import { AgentError, describe } from './errors.js'
 import type { DataBlock, TextBlock } from './messages.js'
 import type { ToolSpec } from './model.js'
 
@@ -49,6 +49,7 @@ export interface Tool<I extends z.ZodType = z.ZodType> extends ToolDefinition<I>
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
+const PERMISSIONS: readonly unknown[] = ['allow', 'ask', 'deny']
 
 export function defineTool<I extends z.ZodType>(definition: ToolDefinition<I>): Tool<I>
 export function defineTool(definition: Omit<ToolDefinition<z.ZodType<Record<string, unknown>>>, 'input'> & { input: JsonSchema }): Tool<z.ZodType<Record<string, unknown>>>
@@ -59,6 +60,9 @@ export function defineTool(definition: Omit<ToolDefinition<never>, 'input'> & { 
   const isZod = input instanceof z.ZodType
   if (!isZod && !isJsonSchemaObject(input))
     throw new AgentError('INVALID_OPTION', `defineTool("${name}"): input must be a zod schema such as z.object({...}) or a JSON Schema object such as { type: 'object', properties: {...} }.`)
+  const { permission } = definition as { permission?: unknown }
+  if (permission !== undefined && typeof permission !== 'function' && !PERMISSIONS.includes(permission))
+    throw new AgentError('INVALID_OPTION', `defineTool("${name}"): permission must be 'allow', 'ask', 'deny' or a function returning one of them; received ${describe(permission)}.`)
   if (external === !!execute)
     throw new AgentError('INVALID_OPTION', `defineTool("${name}"): give either execute (a local tool) or external: true (run outside the agent), not ${external ? 'both' : 'neither'}.`)
   const schema = isZod ? input : validatorOf(name, input)

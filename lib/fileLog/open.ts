@@ -1,15 +1,17 @@
 // Opening a log file for writing: every line is checked and the events are folded into the state
 // as they stream by (from the snapshot file, when one is trusted), so none is kept in memory; a
-// torn last line is cut and reported; an empty file gets its version marker. Also the one way
+// torn last line is cut and reported; an empty file gets its version marker; a file that is not a
+// log is refused untouched. Also the one way
 // bytes are appended (all of them, or none).
 import crypto, { type Hash } from 'node:crypto'
 import fs from 'node:fs'
 import { rootReducer } from '../../reducers/root.js'
 import { initialState } from '../../reducers/state.js'
 import type { LockHolder } from './lock.js'
-import { acceptEvents, MARKER } from './read.js'
+import { acceptEvents, checkIsLog, MARKER } from './read.js'
 import { hashRange, scan, type Torn } from './scan.js'
-import { loadSnapshot, syncDir, type Snapshot } from './snapshot.js'
+import { messageOf } from '../errors.js'
+import { loadSnapshot, syncDir, type LoadedSnapshot, type Snapshot } from './snapshot.js'
 
 export type Durability = 'always' | 'reply' | 'none'
 
@@ -30,7 +32,8 @@ export const openLogFile = (fd: number, path: string, durability: Durability, sn
   let from: Snapshot = { seq: 0, offset: 0, state: initialState() }
   let saved = 0
   if (size > 0) {
-    const loaded = snapshots ? loadSnapshot(path, fd, size) : null
+    checkIsLog(fd, path, size)
+    const loaded = snapshots ? loadSnapshotSafely(path, fd, size) : null
     if (loaded && 'ignored' in loaded) report({ kind: 'snapshot-ignored', reason: loaded.ignored })
     if (loaded && 'snapshot' in loaded) {
       from = loaded.snapshot
@@ -62,6 +65,15 @@ export const openLogFile = (fd: number, path: string, durability: Durability, sn
     }
   }
   return { size, hash, folded: from, saved }
+}
+
+/** A snapshot is a cache: whatever goes wrong while loading it, the log opens from the full fold. */
+const loadSnapshotSafely = (path: string, fd: number, size: number): LoadedSnapshot => {
+  try {
+    return loadSnapshot(path, fd, size)
+  } catch (error) {
+    return { ignored: `unreadable (${messageOf(error)})` }
+  }
 }
 
 /** Writes all of `bytes`; on failure cuts the file back to `size`, so no partial line stays. */

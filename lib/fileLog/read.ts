@@ -21,6 +21,21 @@ export const checkMarker = (path: string, value: unknown): string | null => {
   return null
 }
 
+const MARKER_START = '{"agentlog":'
+
+/**
+ * Refuses a file that is not an agentlog log before anything reads past, or cuts, its first line:
+ * it must start with the version marker (a log cut while its marker was written holds a prefix of
+ * it). A settings file or a note given as a log path is left byte for byte unchanged.
+ */
+export const checkIsLog = (fd: number, path: string, size: number): void => {
+  const head = Buffer.alloc(Math.min(size, MARKER.length))
+  fs.readSync(fd, head, 0, head.length, 0)
+  const text = head.toString('latin1')
+  if (text.startsWith(MARKER_START) || (size < MARKER.length && MARKER.startsWith(text))) return
+  throw new AgentError('INVALID_LOG', `${path}:1: line 1 is not the agentlog version marker ${MARKER.trim()}, so this is not an agentlog log. The file was not changed; give the path of a log (or of a file that does not exist yet).`, { path, line: 1 })
+}
+
 /** The `accept` of a scan: checks the marker on line 1 and every event, and hands each event on. */
 export const acceptEvents = (path: string, firstSeq: number, onEvent: (event: AgentEvent) => void) => {
   let seq = firstSeq
@@ -63,6 +78,8 @@ export const readLogFile = (path: string): LogFile => {
     throw error
   }
   try {
+    const size = fs.fstatSync(fd).size
+    if (size > 0) checkIsLog(fd, path, size)
     const events: AgentEvent[] = []
     const { end, torn } = scan(fd, path, { start: 0, firstLine: 1, accept: acceptEvents(path, 1, (e) => events.push(e)) })
     if (end === 0 && !torn) throw new AgentError('INVALID_LOG', `${path} is empty: not an agentlog log (line 1 would be ${MARKER.trim()}).`, { path })

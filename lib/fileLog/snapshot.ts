@@ -40,6 +40,7 @@ export const loadSnapshot = (logPath: string, fd: number, size: number): LoadedS
   } catch {
     return { ignored: 'damaged: its header is not JSON' }
   }
+  if (typeof header !== 'object' || header === null || Array.isArray(header)) return { ignored: 'damaged: its header is not an object' }
   if (header.agentlog_snapshot !== SNAPSHOT_VERSION) return { ignored: `unknown snapshot format ${JSON.stringify(header.agentlog_snapshot)}` }
   const { seq, offset, prefix_sha256, state_sha256 } = header
   if (!Number.isInteger(seq) || !Number.isInteger(offset) || typeof prefix_sha256 !== 'string' || typeof state_sha256 !== 'string')
@@ -53,7 +54,8 @@ export const loadSnapshot = (logPath: string, fd: number, size: number): LoadedS
   if (hash.copy().digest('hex') !== prefix_sha256)
     return { ignored: `stale: the log's first ${offset as number} bytes are not the ones it was made from` }
   const state = JSON.parse(stateText) as AgentState
-  if (state?.seq !== seq) return { ignored: `damaged: its state is at event ${state?.seq} but its header says ${seq as number}` }
+  if (typeof state !== 'object' || state === null || Array.isArray(state)) return { ignored: 'damaged: its state is not an object' }
+  if (state.seq !== seq) return { ignored: `damaged: its state is at event ${state?.seq} but its header says ${seq as number}` }
   if (Object.keys(state).sort().join() !== stateKeys) return { ignored: 'written by another agentlog version (the state has other fields)' }
   return { snapshot: { seq: seq as number, offset: offset as number, state }, hash }
 }

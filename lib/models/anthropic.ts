@@ -6,6 +6,7 @@ import { AgentError, ModelError } from '../errors.js'
 import type { ErrorType } from '../messages.js'
 import type { ChatModel, ModelChunk } from '../model.js'
 import { anthropicRequestBody, type AnthropicThinking } from './format-anthropic.js'
+import { checkBaseURL } from './credentials.js'
 import { env, parseEventData, streamChunks, type SSEDecoder } from './http.js'
 
 export interface AnthropicModelOptions {
@@ -34,7 +35,7 @@ export const anthropicModel = (options: AnthropicModelOptions): ChatModel => {
   if (!Number.isInteger(options.maxTokens) || options.maxTokens < 1) {
     throw new AgentError('INVALID_OPTION', `anthropicModel: \`maxTokens\` must be a positive integer (the API requires max_tokens); received ${JSON.stringify(options.maxTokens)}.`)
   }
-  const baseURL = (options.baseURL ?? env('ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com').replace(/\/+$/, '')
+  const baseURL = checkBaseURL('anthropicModel', options.baseURL ?? env('ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com').replace(/\/+$/, '')
   const apiKey = options.apiKey ?? env('ANTHROPIC_API_KEY')
   return {
     name: options.model,
@@ -54,6 +55,7 @@ export const anthropicModel = (options: AnthropicModelOptions): ChatModel => {
         maxRetries: options.maxRetries ?? 2,
         timeoutMs: options.timeoutMs ?? 600_000,
         fetch: options.fetch ?? globalThis.fetch,
+        secrets: apiKey ? [apiKey] : [],
         decoder: anthropicDecoder,
       }, signal)
     },
@@ -88,7 +90,8 @@ export const anthropicDecoder = (): SSEDecoder => {
         case 'content_block_start': {
           const block = (json.content_block ?? {}) as RawBlock
           if (block.type !== 'tool_use') return []
-          const tool = { id: block.id ?? `toolu_${index}_${crypto.randomUUID()}`, name: block.name ?? '', sent: false }
+          const id = typeof block.id === 'string' && block.id !== '' ? block.id : `toolu_${index}_${crypto.randomUUID()}`
+          const tool = { id, name: typeof block.name === 'string' ? block.name : '', sent: false }
           tools.set(index, tool)
           // The streamed API starts with `input: {}`; a server that sends the whole input here is honoured.
           const input = block.input && typeof block.input === 'object' && Object.keys(block.input).length ? JSON.stringify(block.input) : ''

@@ -2,10 +2,13 @@
 // (eventsource-parser) and turned into chunks by the adapter's decoder. Owns retries (429, 408, 5xx
 // and connection failures, only before the first chunk reached the consumer), the per-attempt
 // timeout, the caller's AbortSignal (aborts the fetch, the body read and a backoff wait at once,
-// and rejects with an AbortError), and the mapping of HTTP failures to ModelError types.
+// and rejects with an AbortError), and the mapping of HTTP failures to ModelError types, with
+// credentials redacted from their messages. Redirects: see credentials.ts.
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { abortError, sleep } from '../abort.js'
 import { ModelError } from '../errors.js'
+import { redactSecrets } from '../redact.js'
+import { fetchWithoutLeaks } from './credentials.js'
 import type { ErrorType } from '../messages.js'
 import type { ModelChunk } from '../model.js'
 
@@ -27,6 +30,8 @@ export interface StreamCall {
   timeoutMs: number
   fetch: typeof globalThis.fetch
   decoder: () => SSEDecoder
+  /** Credentials (the API key) to take out of error messages, which a provider's body may echo. */
+  secrets?: readonly string[]
 }
 
 const BASE_DELAY_MS = 500
@@ -54,7 +59,7 @@ export async function* streamChunks(call: StreamCall, signal: AbortSignal): Asyn
     } catch (error) {
       if (signal.aborted) throw abortError(signal)
       const retry = error instanceof ModelError ? retryable.get(error) : undefined
-      if (!retry || delivered || attempt >= call.maxRetries) throw error
+      if (!retry || delivered || attempt >= call.maxRetries) throw redacted(error, call.secrets ?? [])
       await sleep(retry.delayMs ?? backoffMs(attempt), signal)
     }
   }
@@ -76,6 +81,7 @@ async function* streamAttempt(call: StreamCall, signal: AbortSignal): AsyncGener
       return await step()
     } catch (error) {
       if (signal.aborted) throw abortError(signal)
+      if (error instanceof ModelError) throw error
       if (timedOut) throw retryableError(new ModelError({ type: 'connection', message: `${call.provider}: the request timed out after ${call.timeoutMs} ms.` }))
       throw retryableError(new ModelError({ type: 'connection', message: `${call.provider}: connection failed: ${causeOf(error)}.` }))
     }
@@ -84,7 +90,7 @@ async function* streamAttempt(call: StreamCall, signal: AbortSignal): AsyncGener
   let complete = false
   try {
     const init = { method: 'POST', headers: call.headers, body: JSON.stringify(call.body), signal: controller.signal }
-    const response = await network(() => call.fetch(call.url, init))
+    const response = await network(() => fetchWithoutLeaks(call.fetch, call.provider, call.url, init))
     if (!response.ok) throw await network(() => httpError(call.provider, response))
     if (!response.body) throw new ModelError({ type: 'upstream', message: `${call.provider}: the response has no body.` })
     reader = response.body.getReader()
@@ -179,6 +185,10 @@ export const parseEventData = (provider: string, data: string): Record<string, u
 /** An environment variable, where there is an environment (browsers have none). */
 export const env = (name: string): string | undefined =>
   (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name] || undefined
+
+/** A ModelError with credentials redacted from its message (anything else as it is). */
+const redacted = (error: unknown, secrets: readonly string[]): unknown =>
+  error instanceof ModelError ? new ModelError({ type: error.type, message: redactSecrets(error.message, secrets) }, error.status) : error
 
 const causeOf = (error: unknown): string => {
   if (!(error instanceof Error)) return String(error)

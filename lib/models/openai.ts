@@ -6,6 +6,7 @@ import { AgentError, ModelError } from '../errors.js'
 import type { ErrorType } from '../messages.js'
 import type { ChatModel, ModelChunk } from '../model.js'
 import { openAIRequestBody } from './format-openai.js'
+import { checkBaseURL } from './credentials.js'
 import { env, parseEventData, statusType, streamChunks, type SSEDecoder } from './http.js'
 
 export interface OpenAIChatModelOptions {
@@ -31,7 +32,7 @@ export const openAIChatModel = (options: OpenAIChatModelOptions): ChatModel => {
   if (!options || typeof options.model !== 'string' || !options.model) {
     throw new AgentError('INVALID_OPTION', `openAIChatModel: \`model\` must be a model name such as "gpt-4o-mini"; received ${JSON.stringify(options?.model)}.`)
   }
-  const baseURL = (options.baseURL ?? env('OPENAI_BASE_URL') ?? OPENAI_URL).replace(/\/+$/, '')
+  const baseURL = checkBaseURL('openAIChatModel', options.baseURL ?? env('OPENAI_BASE_URL') ?? OPENAI_URL).replace(/\/+$/, '')
   const apiKey = options.apiKey ?? env('OPENAI_API_KEY')
   const official = /^https:\/\/api\.openai\.com\//.test(`${baseURL}/`)
   return {
@@ -59,6 +60,7 @@ export const openAIChatModel = (options: OpenAIChatModelOptions): ChatModel => {
         maxRetries: options.maxRetries ?? 2,
         timeoutMs: options.timeoutMs ?? 600_000,
         fetch: options.fetch ?? globalThis.fetch,
+        secrets: apiKey ? [apiKey] : [],
         decoder: openAIDecoder,
       }, signal)
     },

@@ -1,7 +1,9 @@
 // Tool-call input for requests: a call cut by an interrupt holds half-written JSON, which no
 // provider accepts. Valid object JSON is kept as it is; otherwise open strings and brackets are
 // closed and a dangling key or partial value dropped, and what still is no object becomes `{}`.
-// The message keeps its raw text; only the request sees the repair.
+// The message keeps its raw text; only the request sees the repair. Input nested too deeply for
+// a request (refused by the planner) is sent as `{}`.
+import { jsonDepth, MAX_JSON_DEPTH } from '../jsonValue.js'
 
 export interface ToolInput {
   /** JSON text of `value`: the raw input itself when it was already a valid object. */
@@ -22,6 +24,9 @@ const parseObject = (text: string): Record<string, unknown> | undefined => {
 }
 
 export const repairToolInput = (raw: string): ToolInput => {
+  // Arguments nested past the limit were refused as the call's error result; sending them back
+  // would overflow the stack when the request is serialized, on every later request.
+  if (jsonDepth(raw) > MAX_JSON_DEPTH) return { text: '{}', value: {} }
   const valid = parseObject(raw)
   if (valid) return { text: raw, value: valid }
   for (const candidate of repairCandidates(raw)) {

@@ -64,12 +64,13 @@ test('Anthropic 529 overloaded_error is upstream and retried', async ({ server }
   assert.is(server.requests.length, 2)
 })
 
-test('401 is an authentication error with the provider message, and is not retried', async ({ server }) => {
+test('401 is an authentication error with the provider message (the echoed key redacted), and is not retried', async ({ server }) => {
   server.reply(json(401, oaError('Incorrect API key provided: sk-test.', 'invalid_request_error')))
   const { error } = await run(openai(server))
   assert.instance(error, ModelError)
   assert.is(error.type, 'authentication')
-  assert.match(error.message, 'Incorrect API key provided: sk-test.')
+  assert.match(error.message, 'Incorrect API key provided: ***.')
+  assert.not.match(error.message, 'sk-test')
   assert.is(server.requests.length, 1)
 })
 

@@ -1,0 +1,61 @@
+// Issue 9, item 17: the writer's lock follows the real file, not the spelling of its path. A second
+// writer through a symlink (in this process or another) or through a hard link (in this process)
+// is refused with LOG_LOCKED, and the file is not touched by the refused writer.
+import fs from 'node:fs'
+import path from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { AgentError } from '../../lib/index.js'
+import { fileLog } from '../../lib/node.js'
+import { startChild } from './helpers/child.js'
+import { tempDir, tempLog } from './helpers/files.js'
+
+const test = suite('log/lock identity')
+
+const refusedLocked = (file: string) => {
+  const before = fs.readFileSync(file)
+  assert.throws(() => fileLog(file), (error: AgentError) => error.code === 'LOG_LOCKED')
+  assert.ok(fs.readFileSync(file).equals(before), 'the refused writer changed nothing')
+}
+
+test('a second writer through a symlink in this process is refused', async () => {
+  const real = tempLog()
+  const log = fileLog(real)
+  const link = path.join(tempDir(), 'link.jsonl')
+  fs.symlinkSync(real, link)
+  refusedLocked(link)
+  await log.close()
+  await fileLog(link).close()
+})
+
+test('a writer through a symlink is refused the real path, and the other way round', async () => {
+  const real = tempLog()
+  const link = path.join(tempDir(), 'link.jsonl')
+  fs.symlinkSync(real, link)
+  const viaLink = fileLog(link)
+  refusedLocked(real)
+  await viaLink.close()
+})
+
+test('a second writer through a hard link in this process is refused', async () => {
+  const real = tempLog()
+  const log = fileLog(real)
+  const hard = path.join(tempDir(), 'hard.jsonl')
+  fs.linkSync(real, hard)
+  refusedLocked(hard)
+  await log.close()
+  await fileLog(hard).close()
+})
+
+test('a writer in another process holding the real path refuses a writer through a symlink', async () => {
+  const real = tempLog()
+  const link = path.join(tempDir(), 'link.jsonl')
+  fs.symlinkSync(real, link)
+  const holder = await startChild('lockHolder.ts', [real])
+  assert.is(holder.firstLine, 'ready')
+  refusedLocked(link)
+  assert.is(await holder.stop(), 0)
+  await fileLog(link).close()
+})
+
+test.run()
