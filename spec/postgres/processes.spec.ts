@@ -1,7 +1,8 @@
 // Many processes, one database: child processes, each with its own hub on the same schema. A
 // reply started in A is interrupted through B; a reply paused in A is approved through C after A
-// has exited; the owner is SIGKILLed mid-reply 20 times and nothing acknowledged is lost; two
-// processes racing to own one session: exactly one writes.
+// has exited; the owner is SIGKILLed mid-reply 20 times and nothing acknowledged is lost; a request
+// left waiting by an owner that hangs and dies is answered by the caller; two processes racing to
+// own one session: exactly one writes.
 import { isDeepStrictEqual } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -10,7 +11,7 @@ import type { PostgresStore } from '../../lib/postgres.js'
 import { checkLog } from '../../lib/logCheck.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
 import { startHubChild, type HubChild } from './helpers/children.js'
-import { dropSchemas, freshStore, newSchema, postgresAvailable } from './helpers/db.js'
+import { admin, dropSchemas, freshStore, newSchema, postgresAvailable } from './helpers/db.js'
 
 const test = suite('postgres/processes')
 let store: PostgresStore
@@ -94,6 +95,24 @@ test('the owner SIGKILLed mid-reply 20 times: nothing acknowledged is lost, the 
   assert.ok(ends.some((e) => e.type === 'REPLY_END' && e.finished_reason === 'interrupted'), 'cut replies were closed as interrupted')
   assert.is(ends.at(-1)!.type === 'REPLY_END' && ends.at(-1)!.finished_reason, 'completed', 'the next reply completes')
   assert.ok(isDeepStrictEqual(replay(events), await handle.state()), 'replay equals the state')
+  await hub.close()
+})
+
+test('a request waiting for an owner that dies is answered by the caller taking the session over', async () => {
+  await store.create({ session_id: 's1' })
+  const a = await child()
+  const asked = await a.request('reply', 's1', { input: 'ask /tmp/q' }).answer
+  assert.is((asked.types as string[]).at(-1), 'REQUIRE_USER_CONFIRM')
+  process.kill(a.pid, 'SIGSTOP') // the owner hangs, holding its lease
+  const hub = createHub({ store, agent: sessionAgent(1) })
+  const call = (await hub.session('s1').state()).waiting_for[0]
+  const approving = hub.session('s1').approve(call.id)
+  await new Promise((r) => setTimeout(r, 300))
+  const [row] = await admin<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".requests WHERE NOT done`)
+  assert.is(Number(row.n), 1, 'the request waits in its row')
+  await a.kill('SIGKILL')
+  const caused = await approving
+  assert.is(caused[0].type, 'USER_CONFIRM_RESULT')
   await hub.close()
 })
 

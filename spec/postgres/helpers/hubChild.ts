@@ -9,7 +9,7 @@ import { sessionAgent } from '../../helpers/sessionModel.js'
 
 const [schema, url] = process.argv.slice(2)
 const { store, pgStore } = openLog(url, schema)
-const hub = createHub({ store, agent: sessionAgent(5), idleMs: 200 })
+const hub = createHub({ store, agent: sessionAgent(5) })
 const out = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`)
 
 interface Request { id: number; op: string; session: string; input?: string; count?: number }
