@@ -23,15 +23,22 @@ export const pgRouting = (pool: Pool, n: Names, listener: Listener): SessionRout
     if (payload.startsWith('d ')) answered.get(payload.slice(2))?.()
   })
 
+  /** The outcome once answered; the row is then deleted in the background (off the caller's path). */
   const collect = async (id: string): Promise<Outcome | null> => {
-    const [row] = await query<{ outcome: string }>(pool, n, 'reading a routed request', `DELETE FROM ${n.requests} WHERE id = $1 AND done RETURNING outcome`, [id])
-    return row ? (JSON.parse(row.outcome) as Outcome) : null
+    const [row] = await query<{ outcome: string }>(pool, n, 'reading a routed request', `SELECT outcome FROM ${n.requests} WHERE id = $1 AND done`, [id])
+    if (!row) return null
+    void query(pool, n, 'removing an answered request', `DELETE FROM ${n.requests} WHERE id = $1`, [id]).catch(() => undefined)
+    return JSON.parse(row.outcome) as Outcome
   }
 
   const send = async (session_id: string, command: Command, takeOver: () => Promise<void>): Promise<AgentEvent[]> => {
     await listener.ready()
     const [{ id }] = await query<{ id: string }>(pool, n, `routing a request to the owner of session ${session_id}`,
-      `WITH r AS (INSERT INTO ${n.requests} (session_id, command) VALUES ($1, $2) RETURNING id) SELECT id, pg_notify($3, 'n ' || $1) FROM r`,
+      // Committed without waiting for the disk: a request lost with the server fails its caller, who
+      // then retries; the owner's answer and the events it causes are committed durably.
+      `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true)),
+       r AS (INSERT INTO ${n.requests} (session_id, command) SELECT $1, $2 FROM quick RETURNING id)
+       SELECT id, pg_notify($3, 'n ' || $1) FROM r`,
       [session_id, JSON.stringify(command), n.requestsChannel])
     let wake: () => void = () => {}
     answered.set(id, () => wake())
