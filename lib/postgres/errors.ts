@@ -8,7 +8,9 @@ interface PgLikeError { code?: string; message?: string; address?: string; port?
 const CONNECTION = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004'])
 const SCHEMA = new Set(['42P01', '42703', '42804', '42883', '3F000', '22P02', '23502', '42P10'])
 
-export const isConflict = (error: unknown): boolean => (error as PgLikeError)?.code === '23505'
+/** A unique violation (23505), raw or already wrapped by `unavailable`. */
+export const isConflict = (error: unknown): boolean =>
+  (error as PgLikeError)?.code === '23505' || (error instanceof AgentError && (error.data as { pg?: string } | undefined)?.pg === '23505')
 
 /** A failure of the connection itself (the server gone, the backend terminated), not of one statement. */
 export const isConnectionLoss = (error: unknown): boolean => {

@@ -118,7 +118,13 @@ export const pgLog = (init: PgLogInit): PgLog => {
       failure = error
       pending = []
       for (const w of waiters.splice(0)) w.reject(error)
-      for (const listener of [...listeners]) listener(error)
+      for (const listener of [...listeners]) {
+        try {
+          listener(error)
+        } catch {
+          // One listener's failure must not keep the others from hearing it.
+        }
+      }
     },
     snapshotDue() {
       if (!dueSync || every === 0 || failure) return null

@@ -48,6 +48,16 @@ export class Writer {
   }
 
   private async run() {
+    try {
+      await this.drain()
+    } finally {
+      this.running = false
+      // Appended while the last statement was failing: start again.
+      if (this.dirty.size > 0) this.schedule(this.dirty.values().next().value!)
+    }
+  }
+
+  private async drain() {
     while (this.dirty.size > 0) {
       const taken: [Writable, Batch][] = []
       for (const log of this.dirty) {
@@ -67,7 +77,6 @@ export class Writer {
       }
       await this.snapshots(taken.map(([log]) => log))
     }
-    this.running = false
   }
 
   private async oneByOne(taken: [Writable, Batch][]) {

@@ -98,6 +98,37 @@ test('a table altered behind the store\'s back: the append is refused with LOG_U
   await store.close()
 })
 
+test('a row written behind the owner\'s back at its next position: the reply ends LOG_CONFLICT, the other row stays', async () => {
+  const store = await freshStore()
+  await store.create({ session_id: 's1' })
+  const agent = createAgent({ name: 'Friday', model: sessionModel(1), tools: sessionTools(), log: await store.open('s1'), session_id: 's1' })
+  await agent.reply(UserMsg({ content: 'hi' }))
+  const seq = agent.state.seq
+  const intruder = JSON.stringify({ id: 'intruder', created_at: new Date().toISOString(), metadata: { seq: seq + 1 }, type: 'CUSTOM', name: 'x', value: {} })
+  await admin(`INSERT INTO "${store.schema}".events (session_id, seq, body) VALUES ('s1', $1, $2)`, [seq + 1, intruder])
+  await code(agent.reply(UserMsg({ content: 'again' })), 'LOG_CONFLICT')
+  await code(agent.flush(), 'LOG_CONFLICT')
+  const events = await store.read('s1')
+  assert.is(events.length, seq + 1)
+  assert.is(events[seq].id, 'intruder', 'the row that got there first stays')
+  await agent.close()
+  await store.close()
+})
+
+test('a row holds exactly the JSON that was appended: key order, unicode and escapes survive', async () => {
+  const store = await freshStore()
+  await store.create({ session_id: 's1' })
+  const log = await store.open('s1')
+  const event = { id: 'odd', created_at: '2026-01-01T00:00:00.000Z', metadata: { seq: 1, z: 1, a: 2 }, type: 'CUSTOM', name: 'n', value: { é: 'line\u2028sep', b: 'tab\t"quote"', a: [1e21, -0.5, null] } }
+  log.append([event as never], { expectedSeq: 0 })
+  await log.flush()
+  const [row] = await admin<{ body: string }>(`SELECT body FROM "${store.schema}".events WHERE session_id = 's1'`)
+  assert.is(row.body, JSON.stringify(event))
+  assert.is(JSON.stringify((await store.read('s1'))[0]), JSON.stringify(event))
+  await log.close()
+  await store.close()
+})
+
 test('a damaged row is INVALID_LOG naming the event; a stale or damaged snapshot is ignored', async () => {
   const store = await freshStore({ snapshots: { every: 2 } })
   await store.create({ session_id: 's1' })
