@@ -43,7 +43,18 @@ export const hubContract = (name: string, make: () => Promise<SessionStore>, ext
     hub = createHub({ store, agent: sessionAgent(2), ...options })
     return hub
   }
-  const reopen = extra.reopen ?? (async (s: SessionStore, id: string) => (await s.open(id)).close())
+  const openAndClose = extra.reopen ?? (async (s: SessionStore, id: string) => (await s.open(id)).close())
+  /** The hub released the session (its close runs in the background): another writer can open it. */
+  const reopen = async (s: SessionStore, id: string) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await openAndClose(s, id)
+      } catch (error) {
+        if ((error as AgentError).code !== 'SESSION_BUSY' || attempt === 50) throw error
+        await sleep(20)
+      }
+    }
+  }
   test.after.each(async () => {
     await hub?.close()
   })
