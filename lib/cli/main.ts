@@ -6,12 +6,13 @@ import type { Command, Io } from './command.js'
 import { isAgentError, UsageError } from './command.js'
 import { chat } from './chat.js'
 import { inspect } from './inspect.js'
+import { migrate } from './migrate.js'
 import { replay } from './replay.js'
 import { sessions } from './sessions.js'
 import { exportSession, importSession } from './transfer.js'
 import { validate } from './validate.js'
 
-export const commands: Record<string, Command> = { chat, replay, inspect, validate, sessions, export: exportSession, import: importSession }
+export const commands: Record<string, Command> = { chat, replay, inspect, validate, sessions, export: exportSession, import: importSession, migrate }
 
 export const processIo: Io = {
   out: (text) => void process.stdout.write(`${text}\n`),

@@ -11,7 +11,7 @@ import { createHub } from '../../lib/index.js'
 import type { PostgresStore } from '../../lib/postgres.js'
 import { tempDir } from '../log/helpers/files.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
-import { DATABASE_URL, dropSchemas, freshStore, postgresAvailable } from './helpers/db.js'
+import { DATABASE_URL, dropSchemas, freshStore, newSchema, postgresAvailable } from './helpers/db.js'
 
 const test = suite('postgres/cli')
 let store: PostgresStore
@@ -81,6 +81,15 @@ test('export and import move a session between PostgreSQL and a directory byte f
   assert.is(returned.out, exported.out, 'PostgreSQL returns the same bytes')
   assert.is((await store.info('returned')).status, 'paused')
   assert.is((await run('validate', sessionsDir, '--session', 'moved')).code, 0)
+})
+
+test('migrate creates the tables of a new schema, then says it is up to date', async () => {
+  const schema = newSchema()
+  const first = await run('migrate', DATABASE_URL, '--schema', schema)
+  assert.is(first.code, 0, first.err)
+  assert.match(first.out, /applied version 1/)
+  assert.match((await run('migrate', DATABASE_URL, '--schema', schema)).out, /up to date/)
+  assert.match((await run('sessions', DATABASE_URL, '--schema', schema)).out, /0 sessions/)
 })
 
 test('mistakes: a store without --session, --session on a file, an unknown session, a taken id', async () => {
