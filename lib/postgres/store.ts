@@ -47,6 +47,8 @@ const checkOptions = (options: PostgresStoreOptions) => {
   const { pool, connectionString, snapshots } = options
   if (!pool === !connectionString) throw new AgentError('INVALID_OPTION', 'postgresStore: give exactly one of pool (a pg.Pool) and connectionString (postgres://user@host:port/database).')
   if (pool && typeof (pool as { connect?: unknown }).connect !== 'function') throw new AgentError('INVALID_OPTION', `postgresStore: pool must be a pg.Pool; received ${describe(pool)}.`)
+  const max = (pool as { options?: { max?: number } } | undefined)?.options?.max
+  if (max !== undefined && max < 3) throw new AgentError('INVALID_OPTION', `postgresStore: the pool must allow at least 3 connections (the store keeps two: its lease and LISTEN); it allows ${max}.`)
   if (connectionString !== undefined && (typeof connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(connectionString)))
     throw new AgentError('INVALID_OPTION', `postgresStore: connectionString must be a URL like postgres://user@host:5432/database; received ${describe(connectionString)}.`)
   const every = snapshots === false ? 0 : snapshots?.every ?? 1000

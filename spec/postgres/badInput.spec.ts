@@ -2,6 +2,7 @@
 // dropped mid-reply (pg_terminate_backend), tables changed or damaged behind the store's back,
 // migrations from several processes at once, a schema newer than this agentlog: coded errors,
 // and nothing acknowledged lost.
+import pg from 'pg'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { AgentError, createHub, UserMsg, createAgent } from '../../lib/index.js'
@@ -28,6 +29,9 @@ test('a wrong URL or options are refused at once; a server that is not there is 
   await code(() => postgresStore({ connectionString: 'http://example/db' }), 'INVALID_OPTION')
   await code(() => postgresStore({} as never), 'INVALID_OPTION')
   await code(() => postgresStore({ connectionString: DATABASE_URL, schema: 'Bad-Name' }), 'INVALID_OPTION')
+  const tiny = new pg.Pool({ connectionString: DATABASE_URL, max: 2 })
+  await code(() => postgresStore({ pool: tiny }), 'INVALID_OPTION')
+  await tiny.end()
   const down = postgresStore({ connectionString: 'postgres://postgres@127.0.0.1:1/test', schema: newSchema() })
   const error = await code(down.migrate(), 'LOG_UNAVAILABLE')
   assert.match(error!.message, /running/)
