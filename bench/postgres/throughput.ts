@@ -1,8 +1,9 @@
 // Append throughput: 100 sessions streaming replies at once in one process, committed events per
 // second, against a bare loop of the same multi-row INSERT statements with the same batch sizes
-// (recorded from the run) on one connection, in the same run.
+// (recorded from the run) on one connection, in the same run; and the same agents on memory logs
+// (the agent's own per-event work, which bounds the ratio when it costs more than an INSERT does).
 import pg from 'pg'
-import { createAgent, UserMsg, type Agent } from '../../lib/index.js'
+import { createAgent, memoryLog, UserMsg, type Agent } from '../../lib/index.js'
 import type { CommitInfo } from '../../lib/postgres.js'
 import { names } from '../../lib/postgres/sql.js'
 import { DATABASE_URL, fastModel, freshStore } from './shared.js'
@@ -60,6 +61,14 @@ export const throughput = async (sessions = 100, replies = 5, deltas = 200) => {
   client.release()
   await pool.end()
 
+  // The agents alone, on memory logs: what the agent's own per-event work allows.
+  const alone = Array.from({ length: sessions }, (_, i) => createAgent({ name: 'Bench', model: fastModel(deltas), log: memoryLog(), session_id: `m${i}` }))
+  const aloneStarted = performance.now()
+  await Promise.all(alone.map(async (agent) => {
+    for (let r = 0; r < replies; r++) await agent.reply(UserMsg({ content: `reply ${r}` }))
+  }))
+  const aloneRate = committed / ((performance.now() - aloneStarted) / 1000)
+
   const rate = committed / (elapsed / 1000)
   const bareRate = committed / (bareElapsed / 1000)
   const sizes = statements.map((s) => s.events).sort((a, b) => a - b)
@@ -68,5 +77,6 @@ export const throughput = async (sessions = 100, replies = 5, deltas = 200) => {
     `  agent + store: ${Math.round(rate).toLocaleString('en')} committed events/s (${(elapsed / 1000).toFixed(2)} s)`,
     `  bare INSERT loop, same batches: ${Math.round(bareRate).toLocaleString('en')} events/s (${(bareElapsed / 1000).toFixed(2)} s)`,
     `  ratio: ${(rate / bareRate).toFixed(2)}x the bare loop (goal: at least 0.5x)`,
+    `  the same agents on memory logs: ${Math.round(aloneRate).toLocaleString('en')} events/s; the store keeps ${(rate / aloneRate).toFixed(2)}x of it (${((1 / rate - 1 / aloneRate) * 1e6).toFixed(1)} µs per event)`,
   ]
 }
