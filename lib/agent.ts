@@ -77,6 +77,7 @@ export class Agent {
     this.useOutput(this.output)
     this.store = createStore({ reducer: rootReducer, initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
+    log.onFailure?.((error) => this.store.fail(error))
     this.events$ = this.store.event$
     this.state$ = this.store.state$
     // A log that ends inside a running reply (the process died) is closed like an interrupt.
@@ -150,6 +151,22 @@ export class Agent {
     const state = this.state
     if (state.reply_id !== reply_id || state.status !== 'running' || state.loop?.closing || this.store.failure) return
     this.dispatchClosing([createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id })])
+  }
+
+  /** Resolves once every event in the log is durable (at once on a memory or file log); rejects with the log's failure. */
+  async flush(): Promise<void> {
+    await this.logStore.flush?.()
+  }
+
+  /** The log commits after append returns (a database): replies hold back REPLY_END and pauses until committed. */
+  get commitsAfterAppend(): boolean {
+    return typeof this.logStore.flush === 'function'
+  }
+
+  /** Calls `listener` once if the agent stops on its log: an append refused, a commit lost after append returned, or close(). */
+  onLogFailure(listener: (error: AgentError) => void): () => void {
+    const subscription = this.store.failure$.subscribe(listener)
+    return () => subscription.unsubscribe()
   }
 
   /**

@@ -4,3 +4,4 @@ export { fileLog, type FileLog, type FileLogOptions, type Durability, type Recov
 export { readLogFile, type LogFile } from './fileLog/read.js'
 export { mcpTools, parseCommandLine, type McpStdioServer } from './mcp/node.js'
 export type { McpConnection, McpToolsOptions } from './mcp/index.js'
+export { directoryStore, type DirectoryStoreOptions } from './stores/directory.js'

@@ -5,6 +5,7 @@
 import { Observable, type Subscription } from 'rxjs'
 import type { z } from 'zod'
 import type { Agent } from './agent.js'
+import { CommitGate } from './commitGate.js'
 import { AbortError, ModelError, type AgentError } from './errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from './events.js'
 import type { Msg } from './messages.js'
@@ -42,6 +43,8 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   /** The state when the run ended (the outcome is read from it, not from a later state). */
   private settled: AgentState | null = null
   private readonly onAbort = () => this.stop()
+  /** On a log that commits after append returns: holds back REPLY_END and pauses until committed. */
+  private readonly gate: CommitGate<OutputEvent> | null = null
 
   constructor(private readonly agent: Agent, private readonly store: Store, input: AgentEvent | null, private readonly options: ReplyOptions) {
     if (!input) {
@@ -50,6 +53,13 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
       return
     }
     this.reply_id = input.type === 'USER_MESSAGE' ? null : (input as { reply_id: string }).reply_id
+    if (agent.commitsAfterAppend) {
+      // A failed commit breaks the store like a refused append; the run ends with the store's failure.
+      this.gate = new CommitGate<OutputEvent>(() => agent.flush(), (event) => this.deliver(event), (error) => {
+        store.fail(error)
+        this.onFailure(store.failure!)
+      })
+    }
     this.subscription = store.event$.subscribe((event) => this.onEvent(event))
     this.failureSubscription = store.failure$.subscribe((failure) => this.onFailure(failure))
     options.signal?.addEventListener('abort', this.onAbort)
@@ -81,6 +91,12 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
       if (this.stopping) this.agent.cancel(event.reply_id)
     }
     if (event.reply_id !== this.reply_id) return
+    if (this.gate) this.gate.pass(event)
+    else this.deliver(event)
+  }
+
+  private deliver(event: OutputEvent) {
+    if (this.done) return
     if (this.sink) this.sink.next(event)
     else this.buffer.push(event)
     if (event.type === 'REPLY_END') {
@@ -123,7 +139,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     // Called from inside the store's delivery, the closing events are still queued (or the reply
     // has not started yet): keep listening, REPLY_END will finish the run.
     const state = this.store.getState()
-    const pending = this.reply_id === null || (state.reply_id === this.reply_id && state.status === 'running')
+    const pending = this.reply_id === null || (state.reply_id === this.reply_id && state.status === 'running') || !!this.gate?.holding
     if (!pending) this.finish()
     this.wakeAll()
   }
@@ -182,7 +198,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   }
 }
 
-const interruptionMsg = (end: ReplyEndEvent, name: string, text: string): Msg => ({
+export const interruptionMsg = (end: ReplyEndEvent, name: string, text: string): Msg => ({
   id: end.reply_id, name, role: 'assistant', metadata: {}, created_at: end.created_at,
   content: [{ type: 'text', id: `${end.reply_id}-interrupted`, text, created_at: end.created_at, finished_at: end.created_at }],
   usage: null, finished_at: end.created_at, finished_reason: 'interrupted', structured_output: null, error: null,
