@@ -16,10 +16,12 @@ import { systemClock, createEvent, type Clock } from './clock.js'
 import { AgentError } from './errors.js'
 import type { AgentEvent, OutputEvent } from './events.js'
 import { memoryLog, type LogStore } from './log.js'
-import type { Msg } from './messages.js'
+import { approveEvent, denyEvent, submitResultEvent, type ApproveOptions, type ExternalResult } from './inputs.js'
+import type { Block, Msg } from './messages.js'
 import type { ChatModel } from './model.js'
 import { admitInput, checkAgentOptions, checkReplyOptions } from './options.js'
 import { ReplyRun, type ReplyOptions } from './replyRun.js'
+import { asReply, type Reply } from './replyText.js'
 import { createStore, type Store } from './store.js'
 import type { Tool } from './tools.js'
 
@@ -40,7 +42,8 @@ export interface AgentOptions {
   clock?: Clock
 }
 
-export type AgentInput = Msg | AgentEvent
+/** A user message (a string, `{ role: 'user', content }` or a full Msg) or an input event. */
+export type AgentInput = string | { role: 'user' | 'system'; content: string | Block[]; name?: string } | Msg | AgentEvent
 
 export class Agent {
   readonly name: string
@@ -98,11 +101,28 @@ export class Agent {
     })
   }
 
-  /** Runs a reply to its end (or pause) and resolves to its message; see ReplyOptions. */
-  async reply(input: AgentInput, options: ReplyOptions = {}): Promise<Msg> {
+  /** Runs a reply to its end (or pause) and resolves to its message, with `text` and the calls it waits for; see ReplyOptions. */
+  async reply(input: AgentInput, options: ReplyOptions = {}): Promise<Reply> {
     const run = this.start(input, options)
     for await (const _ of run) void _
-    return run.result()
+    const msg = run.result()
+    const { status, reply_id, waiting_for } = this.state
+    return asReply(msg, status === 'paused' && reply_id === msg.id ? waiting_for : [])
+  }
+
+  /** Approves the waiting call `callId` (optionally with edited input) and runs the reply on, like reply(). */
+  async approve(callId: string, options: ApproveOptions = {}, replyOptions: ReplyOptions = {}): Promise<Reply> {
+    return this.reply(approveEvent(this.state, callId, options, this.deps.clock), replyOptions)
+  }
+
+  /** Denies the waiting call `callId` (the model sees the denial) and runs the reply on, like reply(). */
+  async deny(callId: string, reason?: string, replyOptions: ReplyOptions = {}): Promise<Reply> {
+    return this.reply(denyEvent(this.state, callId, reason, this.deps.clock), replyOptions)
+  }
+
+  /** Gives the result of the external call `callId` (a string is a successful output) and runs the reply on. */
+  async submitResult(callId: string, result: ExternalResult, replyOptions: ReplyOptions = {}): Promise<Reply> {
+    return this.reply(submitResultEvent(this.state, callId, result, this.deps.clock), replyOptions)
   }
 
   /** Starts or resumes a reply exactly as replyStream would; its events arrive on `events$`. */

@@ -1,6 +1,8 @@
 // agentlog's public API. It runs in a browser too; the Node-only file log is in `agentlog/node`.
 export { Agent, createAgent, DEFAULT_INTERRUPT_TEXT, type AgentOptions, type AgentInput } from './agent.js'
 export type { ReplyOptions } from './replyRun.js'
+export { textOf, type Reply } from './replyText.js'
+export { approveEvent, denyEvent, submitResultEvent, type ApproveOptions, type ExternalResult } from './inputs.js'
 export { defineTool, type Tool, type ToolDefinition, type ToolContext, type ToolOutput, type ToolResultObject, type Permission } from './tools.js'
 export { scriptedModel, say, think, callTool, usage, type ScriptedModel, type ScriptedModelOptions, type ScriptedTurn, type ScriptStep } from './scriptedModel.js'
 export type { ChatModel, ModelChunk, ModelRequest, ToolSpec } from './model.js'
