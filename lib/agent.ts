@@ -21,7 +21,7 @@ import type { Block, Msg } from './messages.js'
 import type { ChatModel } from './model.js'
 import { admitInput, checkAgentOptions, checkReplyOptions } from './options.js'
 import { ReplyRun, type ReplyOptions } from './replyRun.js'
-import { asReply, type Reply } from './replyText.js'
+import { asReply, type Reply } from './text.js'
 import { createStore, type Store } from './store.js'
 import type { Tool } from './tools.js'
 

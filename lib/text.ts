@@ -1,7 +1,7 @@
-// What `reply()` resolves to: the reply's message (plain AgentScope JSON) with two conveniences
-// that are not part of it (non-enumerable, so JSON, schemas and deep-equality never see them):
-// `text`, the message's text without narrowing blocks, and `waiting_for`, the calls a paused reply
-// waits for (empty otherwise).
+// Text for people: a message's text (`textOf`), tool output without the model-facing
+// `<system-reminder>` notes, and what `reply()` resolves to: the reply's message (plain AgentScope
+// JSON) with two conveniences that are not part of it (non-enumerable, so JSON, schemas and
+// deep-equality never see them): `text`, and `waiting_for`, the calls a paused reply waits for.
 import type { Msg, ToolCallBlock } from './messages.js'
 
 /** The text of a message: its text blocks joined (thinking, tool calls and results left out). */
@@ -10,6 +10,15 @@ export const textOf = (msg: Msg): string => {
   for (const block of msg.content) if (block.type === 'text') text += block.text
   return text
 }
+
+const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g
+
+/**
+ * Tool output as people should see it: the `<system-reminder>` notes written for the model (the
+ * interruption and denial texts) removed. The result's state (`interrupted`, `denied`) says the same
+ * thing to people; show it instead.
+ */
+export const withoutReminders = (text: string): string => text.replace(REMINDER, '')
 
 export interface Reply extends Msg {
   /** The message's text (see textOf). */
