@@ -11,6 +11,7 @@ import type { AgentState } from '../reducers/state.js'
 import { AgentError, describe } from './errors.js'
 import type { AgentEvent } from './events.js'
 import { checkEvent } from './fileLog/check.js'
+import { fileError } from './fileLog/ioError.js'
 import { acquireLock } from './fileLog/lock.js'
 import { openLogFile, writeAll, type Durability, type Recovery } from './fileLog/open.js'
 import { readEvents } from './fileLog/read.js'
@@ -65,7 +66,7 @@ export const fileLog = (path: string, options: FileLogOptions = {}): FileLog => 
   } catch (error) {
     if (fd !== undefined) fs.closeSync(fd)
     lock.release()
-    throw error
+    throw fileError(error, path)
   }
   const logFd = fd
   let { size, hash, folded, saved } = opened

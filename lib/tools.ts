@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { AgentError } from './errors.js'
 import type { DataBlock, TextBlock } from './messages.js'
 import type { ToolSpec } from './model.js'
+import { checkZod4Schema } from './zodSchema.js'
 
 export type Permission = 'allow' | 'ask' | 'deny'
 
@@ -47,8 +48,7 @@ export const defineTool = <I extends z.ZodType>(definition: ToolDefinition<I>): 
   const { name, description, input, external = false, execute } = definition
   if (typeof name !== 'string' || !TOOL_NAME.test(name))
     throw new AgentError('INVALID_OPTION', `defineTool: name must match ${TOOL_NAME} (providers require it); received ${JSON.stringify(name)}.`)
-  if (!(input instanceof z.ZodType))
-    throw new AgentError('INVALID_OPTION', `defineTool("${name}"): input must be a zod schema such as z.object({...}).`)
+  checkZod4Schema(input, `defineTool("${name}")`)
   if (external === !!execute)
     throw new AgentError('INVALID_OPTION', `defineTool("${name}"): give either execute (a local tool) or external: true (run outside the agent), not ${external ? 'both' : 'neither'}.`)
   const input_schema = z.toJSONSchema(input, { io: 'input' }) as Record<string, unknown>

@@ -2,6 +2,7 @@
 // reasons and durations, usage totals, tool calls by state, pauses and interrupts. It reads the
 // file; it never calls a model or runs a tool.
 import { loadLog, parse, type Command } from './command.js'
+import { escapeControlsKeepLines, lineSafe } from './escape.js'
 import { quote } from './render.js'
 import { summarize } from './summary.js'
 
@@ -12,12 +13,13 @@ const counts = (states: Record<string, number>) => Object.entries(states).map(([
 export const inspect: Command = {
   summary: 'replies, usage, tool calls by state, pauses and interrupts of a log',
   usage: 'agentlog inspect FILE [--json]',
-  run(args, io) {
+  run(args, rawIo) {
+    const io = lineSafe(rawIo)
     const { values, positionals } = parse(args, { json: { type: 'boolean' } }, ['FILE'])
     const [file] = positionals
     const s = summarize(loadLog(file, io))
     if (values.json) {
-      io.out(JSON.stringify({ file, ...s }, null, 2))
+      rawIo.out(escapeControlsKeepLines(JSON.stringify({ file, ...s }, null, 2)))
       return 0
     }
     io.out(`${file}: ${s.events} events, ${s.replies.length} replies, session${s.sessions.length === 1 ? '' : 's'} ${s.sessions.join(', ') || '(none)'}`)

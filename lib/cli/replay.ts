@@ -3,13 +3,15 @@
 // file and folds it; it never calls a model or runs a tool.
 import { stateAt } from '../timeTravel.js'
 import { intOption, loadLog, parse, UsageError, type Command } from './command.js'
+import { escapeControlsKeepLines, lineSafe } from './escape.js'
 import { renderContext } from './render.js'
 import { timeline } from './timeline.js'
 
 export const replay: Command = {
   summary: 'show a log as a timeline, then the context at that point',
   usage: 'agentlog replay FILE [--at SEQ] [--json]',
-  run(args, io) {
+  run(args, rawIo) {
+    const io = lineSafe(rawIo)
     const { values, positionals } = parse(args, { at: { type: 'string' }, json: { type: 'boolean' } }, ['FILE'])
     const [file] = positionals
     const events = loadLog(file, io)
@@ -18,7 +20,7 @@ export const replay: Command = {
     const entries = timeline(events.slice(0, at))
     const state = stateAt(events, at)
     if (values.json) {
-      io.out(JSON.stringify({ file, at, events: events.length, timeline: entries, state }, null, 2))
+      rawIo.out(escapeControlsKeepLines(JSON.stringify({ file, at, events: events.length, timeline: entries, state }, null, 2)))
       return 0
     }
     const width = String(at).length * 2 + 1

@@ -4,13 +4,16 @@
 import { AgentError } from '../errors.js'
 import { checkLog } from '../logCheck.js'
 import { loadLog, parse, type Command } from './command.js'
+import { escapeControlsKeepLines, lineSafe } from './escape.js'
 
 const SHOWN = 10
 
 export const validate: Command = {
   summary: 'check a log against the schemas and the invariants (exit 0 or 1)',
   usage: 'agentlog validate FILE [--json]',
-  run(args, io) {
+  run(args, rawIo) {
+    const io = lineSafe(rawIo)
+    const json = (value: unknown) => rawIo.out(escapeControlsKeepLines(JSON.stringify(value, null, 2)))
     const { values, positionals } = parse(args, { json: { type: 'boolean' } }, ['FILE'])
     const [file] = positionals
     let events
@@ -19,14 +22,14 @@ export const validate: Command = {
     } catch (error) {
       if (!(error instanceof AgentError)) throw error
       const line = (error.data as { line?: number } | undefined)?.line ?? null
-      if (values.json) io.out(JSON.stringify({ file, valid: false, violations: [{ line, message: error.message }], notes: [] }, null, 2))
-      else io.err(error.message)
+      if (values.json) json({ file, valid: false, code: error.code, violations: [{ line, message: error.message }], notes: [] })
+      else io.err(`agentlog validate: ${error.code}: ${error.message}`)
       return 1
     }
     const { violations, notes, state } = checkLog(events)
     const at = (f: { seq: number; message: string }) => ({ line: f.seq + 1, seq: f.seq, message: f.message })
     if (values.json) {
-      io.out(JSON.stringify({ file, valid: violations.length === 0, events: events.length, violations: violations.map(at), notes: notes.map(at) }, null, 2))
+      json({ file, valid: violations.length === 0, events: events.length, violations: violations.map(at), notes: notes.map(at) })
       return violations.length ? 1 : 0
     }
     for (const note of notes) io.err(`note: ${file}:${note.seq + 1}: ${note.message}`)
