@@ -6,7 +6,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { checkLog, replay } from '../../lib/index.js'
+import { z } from 'zod'
+import { callTool, checkLog, createAgent, defineTool, replay, scriptedModel } from '../../lib/index.js'
+import { fileLog } from '../../lib/node.js'
 import { readLogFile } from '../../lib/fileLog/read.js'
 import { tempDir } from '../log/helpers/files.js'
 import { chatPiped, killChats } from './helpers/chat.js'
@@ -72,6 +74,25 @@ test('at the resumed approval, Ctrl-C interrupts the paused reply and the chat g
   assert.ok(events.some((e) => e.type === 'USER_INTERRUPT'))
   const interrupted = events.filter((e) => e.type === 'TOOL_RESULT_END' && e.state === 'interrupted')
   assert.is(interrupted.length, 1)
+})
+
+test('a log paused on an external call (written by another program): the chat asks for its result and the reply goes on', async () => {
+  const log = path.join(tempDir(), 'external.jsonl')
+  const browser = defineTool({ name: 'open_page', description: 'Opens a page', input: z.object({ url: z.string() }), external: true })
+  const agent = createAgent({ name: 'assistant', model: scriptedModel([[...callTool('b1', 'open_page', { url: 'https://example.org' })]]), tools: [browser], log: fileLog(log) })
+  await agent.reply('open it')
+  await agent.close()
+  const chat = chatPiped(['--scripted', '--log', log], { NO_COLOR: '1' })
+  await chat.waitFor('its result (one line; Ctrl-C interrupts): ', 'the question', 20_000)
+  assert.match(chat.out.stdout, /open_page runs outside this chat, with \{"url":"https:\/\/example\.org"\}/)
+  chat.type('the page says hi\n')
+  await chat.waitFor('without a key.', 'the reply to go on', 20_000)
+  chat.child.stdin.end()
+  assert.is(await chat.exited, 0)
+  const state = replay(readLogFile(log).events)
+  assert.is(state.status, 'idle')
+  const result = state.context.at(-1)!.content.find((b) => b.type === 'tool_result')
+  assert.is(result?.type === 'tool_result' && result.output, 'the page says hi')
 })
 
 test('chat --log FILE where FILE.lock is a directory: one line with a code, exit 1', async () => {
