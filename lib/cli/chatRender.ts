@@ -5,15 +5,11 @@
 import type { OutputEvent } from '../events.js'
 import type { Msg } from '../messages.js'
 import { withoutReminders } from '../text.js'
-import { escapeControls } from './escape.js'
+import { escapeControls, escapeControlsKeepLayout } from './escape.js'
 
 const MAX_RESULT = 400
 const MAX_HISTORY_TEXT = 200
-// eslint-disable-next-line no-control-regex
-const CONTROL_BUT_LAYOUT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
-
-/** Model text for the terminal: newlines and tabs kept, every other control character escaped. */
-export const safeText = (text: string): string => text.replace(CONTROL_BUT_LAYOUT, (c) => escapeControls(c))
+const safeText = escapeControlsKeepLayout
 
 const STATUS: Record<string, string> = { success: '[done]', error: '[failed]', denied: '[denied by you]', interrupted: '[interrupted]', running: '[running]' }
 
