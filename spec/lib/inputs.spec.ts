@@ -100,6 +100,45 @@ test('approve(callId, { input }) runs the tool with the edited input (an object 
   }
 })
 
+test('two calls that ask one after the other (not concurrency-safe): approving the first runs it, then the reply pauses on the second', async () => {
+  const ran: string[] = []
+  const agent = createAgent({
+    name: 'a', tools: [deleteFileTool(ran)],
+    model: scriptedModel([[...callTool('c1', 'delete_file', { path: '/a' }), ...callTool('c2', 'delete_file', { path: '/b' })], [...say('Both handled.')]]),
+  })
+  const paused = await agent.reply('delete both')
+  assert.equal(paused.waiting_for.map((c) => c.id), ['c1'])
+  const again = await agent.approve('c1')
+  assert.equal(ran, ['/a'])
+  assert.equal(again.waiting_for.map((c) => c.id), ['c2'])
+  const done = await agent.deny('c2')
+  assert.equal(ran, ['/a'])
+  assert.is(done.text, 'Both handled.')
+  assert.equal(done.waiting_for, [])
+})
+
+test('two concurrency-safe calls ask together; approving one keeps the reply paused on the other until it is answered', async () => {
+  const ran: string[] = []
+  const safe = defineTool({
+    name: 'delete_file', description: 'Deletes a file', input: z.object({ path: z.string() }), permission: 'ask', concurrencySafe: true,
+    execute: ({ path }) => {
+      ran.push(path)
+      return `deleted ${path}`
+    },
+  })
+  const agent = createAgent({
+    name: 'a', tools: [safe],
+    model: scriptedModel([[...callTool('c1', 'delete_file', { path: '/a' }), ...callTool('c2', 'delete_file', { path: '/b' })], [...say('Both handled.')]]),
+  })
+  const paused = await agent.reply('delete both')
+  assert.equal(paused.waiting_for.map((c) => c.id), ['c1', 'c2'])
+  const again = await agent.approve('c2')
+  assert.equal(again.waiting_for.map((c) => c.id), ['c1'])
+  const done = await agent.approve('c1')
+  assert.equal(ran.sort(), ['/a', '/b'])
+  assert.is(done.text, 'Both handled.')
+})
+
 test('deny(callId, reason) records the denial (the reason in the event metadata); the tool never runs', async () => {
   const ran: string[] = []
   const agent = pausingAgent(ran)
