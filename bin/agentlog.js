@@ -4,12 +4,13 @@
 import { existsSync } from 'node:fs'
 
 const source = new URL('../lib/cli/main.ts', import.meta.url)
-let main
+let main, exitQuietlyOnClosedPipe
 if (existsSync(source)) {
   const { register } = await import('tsx/esm/api')
   register()
-  ;({ main } = await import(source.href))
+  ;({ main, exitQuietlyOnClosedPipe } = await import(source.href))
 } else {
-  ;({ main } = await import(new URL('../dist/lib/cli/main.js', import.meta.url).href))
+  ;({ main, exitQuietlyOnClosedPipe } = await import(new URL('../dist/lib/cli/main.js', import.meta.url).href))
 }
+exitQuietlyOnClosedPipe()
 process.exitCode = await main(process.argv.slice(2))

@@ -1,7 +1,7 @@
 // Context compaction (`npx tsx examples/compaction.ts`): once the estimated input of a model call is
 // over `maxContextTokens`, the older messages are summarized by a model call and the summary stands
 // in for them in what the model is sent; the log keeps the whole history and a CONTEXT_COMPACTED event.
-import { createAgent, replay, say, scriptedModel, UserMsg } from '../lib/index.js'
+import { createAgent, replay, say, scriptedModel, UserMsg } from 'agentlog'
 
 const model = scriptedModel([say('Paris is the capital of France.'), say('Berlin is the capital of Germany.'), say('Rome.')])
 const summarizer = scriptedModel([

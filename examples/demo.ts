@@ -6,10 +6,10 @@ import { isDeepStrictEqual } from 'node:util'
 import { z } from 'zod'
 import {
   callTool, createAgent, defineTool, replay, say, scriptedModel, think, usage,
-  UserConfirmResultEvent, UserInterruptEvent, UserMsg, type Agent, type AgentInput,
-} from '../lib/index.js'
+  UserConfirmResultEvent, UserInterruptEvent, UserMsg, withoutReminders, type Agent, type AgentInput,
+} from 'agentlog'
 import { sleep } from '../lib/abort.js'
-import { bold, dim, green, printEvent, red, yellow } from './print.js'
+import { bold, dim, green, printEvent, red, yellow } from './support/print.js'
 
 const searchFlights = defineTool({
   name: 'search_flights', description: 'Searches flights (slow)', input: z.object({ from: z.string(), to: z.string() }),
@@ -57,7 +57,8 @@ console.log(bold('agentlog demo') + dim(' — a scripted model, no network, no k
 await run('1. "Find me a flight to Rome" (Stop is pressed about a second in, while the tool runs)', UserMsg({ content: 'Find me a flight from Paris to Rome.' }), { stopAfterMs: 1200 })
 const interrupted = agent.state.context.at(-1)!
 const result = interrupted.content.find((b) => b.type === 'tool_result')
-console.log(dim(`  the interrupted tool result kept its partial output: ${JSON.stringify(result?.type === 'tool_result' ? result.output : '')}`))
+const output = result?.type === 'tool_result' && typeof result.output === 'string' ? result.output : ''
+console.log(dim(`  the interrupted tool result kept its partial output: ${JSON.stringify(withoutReminders(output))} (the model also reads a note that the call was interrupted)`))
 await run('2. "What happened?" (the conversation simply continues)', UserMsg({ content: 'What happened?' }))
 await run('3. "Yes, book it" (book_flight asks for confirmation: the reply parks)', UserMsg({ content: 'Yes, book it.' }))
 await run('4. The user confirms', UserConfirmResultEvent({ reply_id: agent.state.reply_id!, confirm_results: [{ confirmed: true, tool_call: agent.state.waiting_for[0] }] }))

@@ -2,7 +2,7 @@
 // throws becomes the call's error result (the tool never runs, the reply goes on), and a log whose
 // append fails stops the agent with a coded error instead of crashing the process.
 import { z } from 'zod'
-import { AgentError, callTool, createAgent, defineTool, memoryLog, say, scriptedModel, UserMsg, type LogStore } from '../lib/index.js'
+import { AgentError, callTool, createAgent, defineTool, memoryLog, say, scriptedModel, UserMsg, type LogStore } from 'agentlog'
 
 const deleteFile = defineTool({
   name: 'delete_file', description: 'Deletes a file', input: z.object({ path: z.string() }),

@@ -1,6 +1,6 @@
 // Many sessions in one process: a hub over a session store (memoryStore here; directoryStore(dir)
 // from 'agentlog/node' keeps one JSONL file per session). Sessions open on demand and close when idle.
-import { createHub, memoryStore, say, scriptedModel } from '../lib/index.js'
+import { createHub, memoryStore, say, scriptedModel } from 'agentlog'
 
 const hub = createHub({
   store: memoryStore(),

@@ -1,7 +1,7 @@
 // MCP tools (`npx tsx examples/mcpTools.ts`): the tools of an MCP server spawned over stdio (here
 // @modelcontextprotocol/server-everything) become agent tools; `agent.close()` shuts the server down.
-import { callTool, createAgent, say, scriptedModel, UserMsg } from '../lib/index.js'
-import { mcpTools } from '../lib/node.js'
+import { callTool, createAgent, say, scriptedModel, UserMsg } from 'agentlog'
+import { mcpTools } from 'agentlog/node'
 
 const tools = await mcpTools(
   { command: process.execPath, args: ['node_modules/@modelcontextprotocol/server-everything/dist/index.js', 'stdio'], stderr: 'ignore' },

@@ -1,8 +1,8 @@
 // Sessions on PostgreSQL (npm install pg): every process that runs this hub can serve any session;
 // a request for a session another process owns is routed to it. DATABASE_URL names the server.
 import pg from 'pg'
-import { createHub, say, scriptedModel } from '../lib/index.js'
-import { postgresStore } from '../lib/postgres.js'
+import { createHub, say, scriptedModel } from 'agentlog'
+import { postgresStore } from 'agentlog/postgres'
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' })
 const store = postgresStore({ pool, schema: 'agentlog_example' })

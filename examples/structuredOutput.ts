@@ -2,7 +2,7 @@
 // schema, through the built-in `generate_response` tool. The scripted model first sends a value
 // that fails validation, sees the error result, and corrects itself.
 import { z } from 'zod'
-import { callTool, createAgent, scriptedModel, UserMsg } from '../lib/index.js'
+import { callTool, createAgent, scriptedModel, UserMsg } from 'agentlog'
 
 const Weather = z.object({ city: z.string(), celsius: z.number() })
 

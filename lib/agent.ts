@@ -18,10 +18,12 @@ import { compactionSettings, type CompactionOptions } from './compaction.js'
 import { AgentError, messageOf } from './errors.js'
 import type { AgentEvent, OutputEvent } from './events.js'
 import { memoryLog, type LogStore } from './log.js'
-import type { Msg } from './messages.js'
+import { approveEvent, denyEvent, submitResultEvent, type ApproveOptions, type ExternalResult } from './inputs.js'
+import type { Block, Msg } from './messages.js'
 import type { ChatModel } from './model.js'
 import { admitInput, checkAgentOptions, checkReplyOptions } from './options.js'
 import { ReplyRun, type ReplyOptions } from './replyRun.js'
+import { asReply, type Reply } from './text.js'
 import { createStore, type Store } from './store.js'
 import { checkOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsForOutput, type StructuredMsg } from './structuredOutput.js'
 import type { Tool } from './tools.js'
@@ -47,7 +49,8 @@ export interface AgentOptions {
   clock?: Clock
 }
 
-export type AgentInput = Msg | AgentEvent
+/** A user message (a string, `{ role: 'user', content }` or a full Msg) or an input event. */
+export type AgentInput = string | { role: 'user' | 'system'; content: string | Block[]; name?: string } | Msg | AgentEvent
 
 export class Agent {
   readonly name: string
@@ -119,16 +122,33 @@ export class Agent {
   }
 
   /**
-   * Runs a reply to its end (or pause) and resolves to its message; see ReplyOptions. With `output`
-   * the message's `structured_output` is the value, typed from the schema (null: interrupted,
-   * failed or out of iterations, as `finished_reason` says).
+   * Runs a reply to its end (or pause) and resolves to its message, with `text` and the calls it
+   * waits for; see ReplyOptions. With `output` the message's `structured_output` is the value, typed
+   * from the schema (null: interrupted, failed or out of iterations, as `finished_reason` says).
    */
-  async reply<S extends z.ZodType>(input: AgentInput, options: ReplyOptions & { output: S }): Promise<StructuredMsg<z.output<S>>>
-  async reply(input: AgentInput, options?: ReplyOptions): Promise<Msg>
-  async reply(input: AgentInput, options: ReplyOptions = {}): Promise<Msg> {
+  async reply<S extends z.ZodType>(input: AgentInput, options: ReplyOptions & { output: S }): Promise<StructuredMsg<z.output<S>> & Pick<Reply, 'text' | 'waiting_for'>>
+  async reply(input: AgentInput, options?: ReplyOptions): Promise<Reply>
+  async reply(input: AgentInput, options: ReplyOptions = {}): Promise<Reply> {
     const run = this.start(input, options)
     for await (const _ of run) void _
-    return run.result()
+    const msg = run.result()
+    const { status, reply_id, waiting_for } = this.state
+    return asReply(msg, status === 'paused' && reply_id === msg.id ? waiting_for : [])
+  }
+
+  /** Approves the waiting call `callId` (optionally with edited input) and runs the reply on, like reply(). */
+  async approve(callId: string, options: ApproveOptions = {}, replyOptions: ReplyOptions = {}): Promise<Reply> {
+    return this.reply(approveEvent(this.state, callId, options, this.deps.clock), replyOptions)
+  }
+
+  /** Denies the waiting call `callId` (the model sees the denial) and runs the reply on, like reply(). */
+  async deny(callId: string, reason?: string, replyOptions: ReplyOptions = {}): Promise<Reply> {
+    return this.reply(denyEvent(this.state, callId, reason, this.deps.clock), replyOptions)
+  }
+
+  /** Gives the result of the external call `callId` (a string is a successful output) and runs the reply on. */
+  async submitResult(callId: string, result: ExternalResult, replyOptions: ReplyOptions = {}): Promise<Reply> {
+    return this.reply(submitResultEvent(this.state, callId, result, this.deps.clock), replyOptions)
   }
 
   /** Starts or resumes a reply exactly as replyStream would; its events arrive on `events$`. */

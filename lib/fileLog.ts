@@ -13,6 +13,7 @@ import { AgentError, describe } from './errors.js'
 import type { AgentEvent } from './events.js'
 import { checkEvent } from './fileLog/check.js'
 import { claimFile, realLogPath } from './fileLog/identity.js'
+import { fileError } from './fileLog/ioError.js'
 import { acquireLock } from './fileLog/lock.js'
 import { openLogFile, writeAll, type Durability, type Recovery } from './fileLog/open.js'
 import { readEvents } from './fileLog/read.js'
@@ -71,7 +72,7 @@ export const fileLog = (path: string, options: FileLogOptions = {}): FileLog => 
     unclaim?.()
     if (fd !== undefined) fs.closeSync(fd)
     lock.release()
-    throw error
+    throw fileError(error, path)
   }
   const logFd = fd
   const releaseFile = unclaim!

@@ -4,7 +4,8 @@ import type { Clock } from './clock.js'
 import { createEvent } from './clock.js'
 import { AgentError, describe } from './errors.js'
 import { InputEventSchema, type AgentEvent } from './events.js'
-import { MsgSchema } from './messages.js'
+import { UserMsg } from './factories.js'
+import { MsgSchema, type Block } from './messages.js'
 
 const fail = (code: 'INVALID_OPTION' | 'INVALID_INPUT', message: string): never => {
   throw new AgentError(code, message)
@@ -64,8 +65,13 @@ export const findNonJson = (value: unknown, path = '(input)'): string | null => 
 
 /** A user message becomes a USER_MESSAGE event; an input event is checked against its schema. */
 export const admitInput = (input: unknown, clock: Clock): AgentEvent => {
+  if (typeof input === 'string') {
+    if (!input.trim()) fail('INVALID_INPUT', 'The message is empty; send some text (or a message with blocks).')
+    return createEvent(clock, 'USER_MESSAGE', { msg: UserMsg({ content: input }, clock) })
+  }
+  if (isShorthandMsg(input)) input = UserMsg({ content: input.content, role: input.role, name: input.name }, clock)
   if (typeof input !== 'object' || input === null || Array.isArray(input))
-    fail('INVALID_INPUT', `Expected a message (UserMsg({ content })) or an input event (UserConfirmResultEvent, ExternalExecutionResultEvent, UserInterruptEvent); received ${describe(input)}.`)
+    fail('INVALID_INPUT', `Expected a message (a string, { role: 'user', content } or UserMsg({ content })) or an input event (UserConfirmResultEvent, ExternalExecutionResultEvent, UserInterruptEvent); received ${describe(input)}.`)
   const nonJson = findNonJson(input)
   if (nonJson) fail('INVALID_INPUT', `${nonJson} is not a plain JSON value (a Date, NaN, Infinity, a BigInt, a function or a class instance?); the log holds JSON, so send strings, finite numbers, booleans, null, arrays and plain objects.`)
   // What is logged is exactly what its JSON folds back to (keys set to undefined are dropped).
@@ -85,6 +91,15 @@ export const admitInput = (input: unknown, clock: Clock): AgentEvent => {
       : `Expected a message or an input event (USER_CONFIRM_RESULT, EXTERNAL_EXECUTION_RESULT, USER_INTERRUPT); received ${describe(input)}.`)
   }
   return parsed.data!
+}
+
+/** `{ role: 'user' | 'system', content, name? }` without the rest of a Msg (no id): a message to build. */
+const isShorthandMsg = (input: unknown): input is { role: 'user' | 'system'; content: string | Block[]; name?: string } => {
+  if (typeof input !== 'object' || input === null || 'id' in input || !('role' in input) || !('content' in input)) return false
+  const { role, content, name } = input as Record<string, unknown>
+  if (role !== 'user' && role !== 'system') return false
+  if (name !== undefined && typeof name !== 'string') return false
+  return typeof content === 'string' || Array.isArray(content)
 }
 
 const issueText = (issue: { path: PropertyKey[]; message: string }) =>

@@ -9,6 +9,7 @@ import type { Msg } from './messages.js'
 import { findNonJson } from './options.js'
 import { STRUCTURED_OUTPUT_TOOL } from '../reducers/structuredOutput.js'
 import { defineTool, type Tool } from './tools.js'
+import { isZod4Schema } from './zodSchema.js'
 
 export { STRUCTURED_OUTPUT_TOOL } from '../reducers/structuredOutput.js'
 
@@ -17,7 +18,7 @@ export type StructuredMsg<T> = Omit<Msg, 'structured_output'> & { structured_out
 
 /** Refuses an output schema that cannot be a tool's input: a zod schema of an object. */
 export const checkOutputSchema = (schema: unknown, where: string): void => {
-  if (!(schema instanceof z.ZodType))
+  if (!isZod4Schema(schema))
     throw new AgentError('INVALID_OPTION', `${where}: output must be a zod object schema such as z.object({ answer: z.string() }); received ${describe(schema)}.`)
   let type: unknown
   try {

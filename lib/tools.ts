@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { AgentError, describe } from './errors.js'
 import type { DataBlock, TextBlock } from './messages.js'
 import type { ToolSpec } from './model.js'
+import { checkZod4Schema, isZod4Schema } from './zodSchema.js'
 
 export type Permission = 'allow' | 'ask' | 'deny'
 
@@ -57,9 +58,11 @@ export function defineTool(definition: Omit<ToolDefinition<never>, 'input'> & { 
   const { name, description, input, external = false, execute } = definition
   if (typeof name !== 'string' || !TOOL_NAME.test(name))
     throw new AgentError('INVALID_OPTION', `defineTool: name must match ${TOOL_NAME} (providers require it); received ${JSON.stringify(name)}.`)
-  const isZod = input instanceof z.ZodType
+  const isZod = isZod4Schema(input)
+  // A zod 3 schema gets the error that says which zod to use.
+  if (!isZod && !isJsonSchemaObject(input) && typeof input === 'object' && input !== null && '_def' in input) checkZod4Schema(input, `defineTool("${name}")`)
   if (!isZod && !isJsonSchemaObject(input))
-    throw new AgentError('INVALID_OPTION', `defineTool("${name}"): input must be a zod schema such as z.object({...}) or a JSON Schema object such as { type: 'object', properties: {...} }.`)
+    throw new AgentError('INVALID_OPTION', `defineTool("${name}"): input must be a zod 4 schema such as z.object({...}) (import { z } from 'zod') or a JSON Schema object such as { type: 'object', properties: {...} }; received ${describe(input)}.`)
   const { permission } = definition as { permission?: unknown }
   if (permission !== undefined && typeof permission !== 'function' && !PERMISSIONS.includes(permission))
     throw new AgentError('INVALID_OPTION', `defineTool("${name}"): permission must be 'allow', 'ask', 'deny' or a function returning one of them; received ${describe(permission)}.`)

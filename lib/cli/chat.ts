@@ -1,20 +1,23 @@
 // `agentlog chat`: an interactive terminal chat. Answers stream as they come (thinking and tool
-// activity dimmed); Ctrl-C while the agent replies interrupts the reply, not the program (Ctrl-C
-// again at the prompt, or Ctrl-D, exits); tools that ask prompt [y]es / [n]o / [e]dit. Missing
-// configuration is a one-line error and exit code 2.
-import { createInterface } from 'node:readline'
-import { createAgent } from '../agent.js'
-import { UserConfirmResultEvent, UserMsg } from '../factories.js'
+// activity dimmed); Ctrl-C while the agent replies interrupts the reply, not the program; at an
+// approval it interrupts the paused reply; twice at the prompt, or Ctrl-D, exits. Tools that ask
+// prompt [y]es / [n]o / [e]dit. With --log, a later start shows the earlier conversation and asks
+// again for what a paused reply waits for. Missing configuration is one line and exit code 2.
+import { createAgent, type Agent, type AgentInput } from '../agent.js'
+import { AgentError } from '../errors.js'
+import type { ConfirmResult } from '../events.js'
+import { ExternalExecutionResultEvent, ToolResultBlock, UserConfirmResultEvent, UserInterruptEvent } from '../factories.js'
 import { fileLog } from '../fileLog.js'
-import type { ConfirmResult, OutputEvent } from '../events.js'
 import { mcpChatTools } from './chatMcp.js'
+import type { ToolCallBlock } from '../messages.js'
+import { chatRenderer, historyLines, type Painter } from './chatRender.js'
+import { chatTerminal, INTERRUPTED, type Answer, type ChatTerminal } from './chatTerminal.js'
 import { chatTools } from './chatTools.js'
-import { resolveChatModel } from './chatModel.js'
-import { parse, type Command } from './command.js'
-import { lineReader } from './lineReader.js'
+import { notFoundHint, resolveChatModel } from './chatModel.js'
+import { parse, type Command, type Io } from './command.js'
+import { escapeControls } from './escape.js'
 
-const tty = process.stdout.isTTY && !process.env.NO_COLOR
-const dim = (s: string) => (tty ? `\x1b[2m${s}\x1b[0m` : s)
+const HISTORY_SHOWN = 12
 
 export const chat: Command = {
   summary: 'chat with an agent in the terminal (Ctrl-C interrupts a reply)',
@@ -24,9 +27,10 @@ export const chat: Command = {
       provider: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' }, scripted: { type: 'boolean' },
       tools: { type: 'boolean' }, log: { type: 'string' }, system: { type: 'string' }, mcp: { type: 'string', multiple: true },
     }, [])
+    const tools = values.tools === true
     const resolved = resolveChatModel({
       provider: values.provider as string | undefined, model: values.model as string | undefined,
-      baseURL: values['base-url'] as string | undefined, scripted: values.scripted === true,
+      baseURL: values['base-url'] as string | undefined, scripted: values.scripted === true, tools,
     }, process.env)
     if ('error' in resolved) {
       io.err(`agentlog chat: ${resolved.error}`)
@@ -34,100 +38,128 @@ export const chat: Command = {
     }
     const mcp = await mcpChatTools((values.mcp as string[] | undefined) ?? []).catch((error: Error) => error)
     if (mcp instanceof Error) {
-      io.err(`agentlog chat: ${mcp.message}`)
+      io.err(`agentlog chat: ${escapeControls(mcp.message)}`)
       return 2
     }
-    const agent = createAgent({
-      name: 'assistant', model: resolved.model, tools: [...(values.tools ? chatTools : []), ...mcp],
-      sysPrompt: (values.system as string | undefined) ?? 'You are a helpful assistant in a terminal. Be concise.',
-      log: values.log ? fileLog(values.log as string, { durability: 'reply' }) : undefined,
-    })
-    const lines = lineReader(createInterface({ input: process.stdin, terminal: process.stdin.isTTY }))
-    let replying: AbortController | null = null
-    let armedExit = false
-    const onInterrupt = () => {
-      if (replying) return replying.abort()
-      if (armedExit) return lines.close()
-      armedExit = true
-      io.err('\n(press Ctrl-C again or Ctrl-D to exit)')
-    }
-    process.on('SIGINT', onInterrupt)
-    lines.onSigint(onInterrupt)
-    io.err(dim(`agentlog chat with ${resolved.describe}${values.tools ? ', tools: current_time, read_file, run_command' : ''}${mcp.length ? `, MCP tools: ${mcp.map((t) => t.name).join(', ')}` : ''}. Ctrl-C interrupts a reply; Ctrl-D exits.`))
+    const logPath = values.log as string | undefined
+    let agent: Agent
     try {
+      agent = createAgent({
+        name: 'assistant', model: resolved.model, tools: [...(tools ? chatTools : []), ...mcp],
+        sysPrompt: (values.system as string | undefined) ?? 'You are a helpful assistant in a terminal. Be concise.',
+        log: logPath ? fileLog(logPath, { durability: 'reply' }) : undefined,
+      })
+    } catch (error) {
+      if (!(error instanceof AgentError)) throw error
+      io.err(`agentlog chat: ${error.code}: ${escapeControls(error.message)}`)
+      return 1
+    }
+    const colour = process.stdout.isTTY && !process.env.NO_COLOR
+    const paint: Painter = { dim: (s) => (colour ? `\x1b[2m${s}\x1b[0m` : s) }
+    const term = chatTerminal()
+    const session = new ChatSession(agent, term, paint, io, resolved.url)
+    term.write(paint.dim(`agentlog chat with ${resolved.describe}${tools ? '; tools: current_time, read_file, run_command (asks first)' : ''}${mcp.length ? `; MCP tools: ${escapeControls(mcp.map((t) => t.name).join(', '))}` : ''}. Ctrl-C interrupts a reply; Ctrl-D exits.\n`))
+    try {
+      if (logPath) session.showHistory(logPath)
+      if ((await session.answerPause()) === 'exit') return session.leavePaused(logPath)
       for (;;) {
-        process.stdout.write('\n> ')
-        const line = await lines.next()
-        if (line === null) break
-        armedExit = false
-        if (!line.trim()) continue
-        let input: Parameters<typeof agent.replyStream>[0] = UserMsg({ content: line })
-        for (;;) {
-          replying = new AbortController()
-          for await (const event of agent.replyStream(input, { signal: replying.signal })) render(event, io)
-          replying = null
-          if (agent.state.status !== 'paused') break
-          const confirm_results: ConfirmResult[] = []
-          for (const call of agent.state.waiting_for) {
-            const answer = await askPermission(lines, call.name, call.input)
-            if (answer === null) return 0
-            confirm_results.push({ confirmed: answer.confirmed, tool_call: { ...call, input: answer.input ?? call.input }, rules: null })
-          }
-          input = UserConfirmResultEvent({ reply_id: agent.state.reply_id!, confirm_results })
-        }
+        const line = await term.ask('\n> ', 'message')
+        if (line === null) return 0
+        if (typeof line !== 'string' || !line.trim()) continue
+        await session.stream(line)
+        if ((await session.answerPause()) === 'exit') return session.leavePaused(logPath)
       }
-      return 0
     } finally {
-      process.off('SIGINT', onInterrupt)
-      lines.close()
+      term.close()
       await agent.close()
-      process.stdout.write('\n')
     }
   },
 }
 
-const askPermission = async (lines: ReturnType<typeof lineReader>, name: string, input: string) => {
-  for (;;) {
-    process.stdout.write(`\n${name} wants to run with ${input}\n  [y]es / [n]o / [e]dit? `)
-    const answer = await lines.next()
-    if (answer === null) return null
-    const key = answer.trim().toLowerCase()[0]
-    if (key === 'y') return { confirmed: true }
-    if (key === 'n') return { confirmed: false }
-    if (key === 'e') {
-      process.stdout.write('  new input (JSON): ')
-      const edited = await lines.next()
-      if (edited === null) return null
+class ChatSession {
+  private readonly renderer
+  constructor(private readonly agent: Agent, private readonly term: ChatTerminal, private readonly paint: Painter, private readonly io: Io, private readonly url: string | null) {
+    this.renderer = chatRenderer((text) => term.write(text), paint)
+  }
+
+  /** Runs one reply (or its continuation) to its end or pause; Ctrl-C stops it. */
+  async stream(input: AgentInput): Promise<void> {
+    const controller = new AbortController()
+    await this.term.whileReplying(() => controller.abort(), async () => {
+      for await (const event of this.agent.replyStream(input, { signal: controller.signal })) {
+        this.renderer.render(event)
+        if (event.type === 'REPLY_END' && event.error) {
+          this.io.err(`agentlog chat: the model failed (${event.error.type}): ${escapeControls(event.error.message)}`)
+          const hint = notFoundHint(event.error.message, this.url)
+          if (hint) this.io.err(`agentlog chat: ${hint}`)
+        }
+      }
+    })
+    this.renderer.newline()
+  }
+
+  /** While the reply is paused: asks for every waiting call, sends the answers, and goes on; 'exit' at the end of input. */
+  async answerPause(): Promise<'exit' | 'done'> {
+    for (let state = this.agent.state; state.status === 'paused'; state = this.agent.state) {
+      const reply_id = state.reply_id!
+      const asking = state.waiting_for.filter((c) => c.state === 'asking')
+      const answers: ConfirmResult[] = []
+      const results: ToolResultBlock[] = []
+      for (const call of asking.length ? asking : state.waiting_for) {
+        const answer = asking.length ? await this.askApproval(call) : await this.askResult(call)
+        if (answer === null) return 'exit'
+        if (answer === INTERRUPTED) {
+          await this.stream(UserInterruptEvent({ reply_id }))
+          return 'done'
+        }
+        if ('confirmed' in answer) answers.push(answer)
+        else results.push(answer)
+      }
+      await this.stream(answers.length ? UserConfirmResultEvent({ reply_id, confirm_results: answers }) : ExternalExecutionResultEvent({ reply_id, execution_results: results }))
+    }
+    return 'done'
+  }
+
+  private async askApproval(call: ToolCallBlock): Promise<ConfirmResult | null | typeof INTERRUPTED> {
+    for (;;) {
+      this.term.write(`\n${escapeControls(call.name)} wants to run with ${escapeControls(call.input)}\n`)
+      const answer: Answer = await this.term.ask('  [y]es / [n]o / [e]dit (Ctrl-C interrupts)? ', 'answer')
+      if (typeof answer !== 'string') return answer
+      const key = answer.trim().toLowerCase()[0]
+      if (key === 'y') return { confirmed: true, tool_call: call, rules: null }
+      if (key === 'n') return { confirmed: false, tool_call: call, rules: null }
+      if (key !== 'e') continue
+      const edited = await this.term.ask('  new input (JSON): ', 'answer')
+      if (typeof edited !== 'string') return edited
       try {
         JSON.parse(edited)
-        return { confirmed: true, input: edited }
+        return { confirmed: true, tool_call: { ...call, input: edited }, rules: null }
       } catch {
-        process.stdout.write('  that is not valid JSON.\n')
+        this.term.write('  that is not valid JSON.\n')
       }
     }
   }
-}
 
-const render = (event: OutputEvent, io: { err(text: string): void }) => {
-  switch (event.type) {
-    case 'TEXT_BLOCK_DELTA':
-      return void process.stdout.write(event.delta)
-    case 'THINKING_BLOCK_DELTA':
-    case 'TOOL_CALL_DELTA':
-      return void process.stdout.write(dim(event.delta))
-    case 'THINKING_BLOCK_END':
-    case 'TEXT_BLOCK_END':
-      return void process.stdout.write('\n')
-    case 'TOOL_CALL_START':
-      return void process.stdout.write(dim(`→ ${event.tool_call_name} `))
-    case 'TOOL_CALL_END':
-      return void process.stdout.write('\n')
-    case 'TOOL_RESULT_TEXT_DELTA':
-      return void process.stdout.write(dim(event.delta.length > 400 ? `${event.delta.slice(0, 400)}…` : event.delta))
-    case 'TOOL_RESULT_END':
-      return void process.stdout.write(dim(` [${event.state}]\n`))
-    case 'REPLY_END':
-      if (event.finished_reason === 'interrupted') process.stdout.write(dim('\n[interrupted]'))
-      if (event.error) io.err(`\nagentlog chat: the model failed (${event.error.type}): ${event.error.message}`)
+  private async askResult(call: ToolCallBlock): Promise<ToolResultBlock | null | typeof INTERRUPTED> {
+    this.term.write(`\n${escapeControls(call.name)} runs outside this chat, with ${escapeControls(call.input)}\n`)
+    const answer = await this.term.ask('  its result (one line; Ctrl-C interrupts): ', 'answer')
+    return typeof answer === 'string' ? ToolResultBlock({ id: call.id, name: call.name, output: answer }) : answer
+  }
+
+  /** The conversation so far, briefly (the last messages), and the paused reply if there is one. */
+  showHistory(logPath: string): void {
+    const { context, reply_msg, status } = this.agent.state
+    if (!context.length && !reply_msg) return
+    const shown = context.slice(-HISTORY_SHOWN)
+    const skipped = context.length - shown.length
+    this.term.write(this.paint.dim(`── earlier in ${escapeControls(logPath)}${skipped ? ` (the last ${shown.length} of ${context.length} messages)` : ''} ──\n`))
+    for (const msg of shown) for (const line of historyLines(msg, this.paint)) this.term.write(`${line}\n`)
+    if (reply_msg) for (const line of historyLines(reply_msg, this.paint)) this.term.write(`${line}\n`)
+    this.term.write(this.paint.dim(status === 'paused' ? '── the last reply is paused, waiting for your answer ──\n' : '──\n'))
+  }
+
+  leavePaused(logPath: string | undefined): number {
+    this.term.write(this.paint.dim(logPath ? `(the reply stays paused; agentlog chat --log ${escapeControls(logPath)} asks again)\n` : '(the paused reply is dropped with this chat)\n'))
+    return 0
   }
 }

@@ -1,9 +1,11 @@
 // What a subcommand of the `agentlog` CLI is: a summary and usage for the help text, and a
 // `run(args, io)` that returns the exit code. Output goes through `io`, so specs run commands in
 // process and read what they print. Shared helpers: option parsing and loading a log file.
+import { statSync } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { AgentError } from '../errors.js'
 import type { AgentEvent } from '../events.js'
+import { fileError } from '../fileLog/ioError.js'
 import { readLogFile } from '../fileLog/read.js'
 
 export interface Io {
@@ -55,9 +57,16 @@ export const intOption = (name: string, value: Parsed['values'][string]): number
   return n
 }
 
-/** Reads a log file (no lock, nothing changed) and notes a torn last line on stderr. */
+/** Reads a log file (no lock, nothing changed) and notes a torn last line on stderr; a path that is not a readable file is an AgentError. */
 export const loadLog = (path: string, io: Io): AgentEvent[] => {
-  const { events, torn } = readLogFile(path)
+  let read: ReturnType<typeof readLogFile>
+  try {
+    if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' })
+    read = readLogFile(path)
+  } catch (error) {
+    throw fileError(error, path)
+  }
+  const { events, torn } = read
   if (torn) io.err(`note: ${path}:${torn.line} is torn (${torn.reason}, ${torn.bytes} bytes: a crash mid-write); it is left out, and cut when the log is next opened for writing.`)
   return events
 }

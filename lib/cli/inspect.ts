@@ -2,6 +2,7 @@
 // reasons and durations, usage totals, tool calls by state, pauses and interrupts. It reads the
 // file; it never calls a model or runs a tool.
 import { parse, type Command } from './command.js'
+import { escapeControlsKeepLines, lineSafe } from './escape.js'
 import { loadSource, SOURCE_OPTIONS, SOURCE_USAGE } from './source.js'
 import { quote } from './render.js'
 import { summarize } from './summary.js'
@@ -13,12 +14,13 @@ const counts = (states: Record<string, number>) => Object.entries(states).map(([
 export const inspect: Command = {
   summary: 'replies, usage, tool calls by state, pauses and interrupts of a log',
   usage: `agentlog inspect ${SOURCE_USAGE} [--json]`,
-  async run(args, io) {
+  async run(args, rawIo) {
+    const io = lineSafe(rawIo)
     const { values, positionals } = parse(args, { json: { type: 'boolean' }, ...SOURCE_OPTIONS }, ['SOURCE'])
     const { label: file, events } = await loadSource(positionals[0], values, io)
     const s = summarize(events)
     if (values.json) {
-      io.out(JSON.stringify({ file, ...s }, null, 2))
+      rawIo.out(escapeControlsKeepLines(JSON.stringify({ file, ...s }, null, 2)))
       return 0
     }
     io.out(`${file}: ${s.events} events, ${s.replies.length} replies, session${s.sessions.length === 1 ? '' : 's'} ${s.sessions.join(', ') || '(none)'}`)

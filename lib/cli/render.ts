@@ -16,6 +16,9 @@ export const args = (input: string, max = 160): string => {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}… (${input.length} chars)`
 }
 
+/** Who wrote a message: its role, and its name when the name says more ("user", "assistant ann"). */
+export const speaker = (msg: Pick<Msg, 'role' | 'name'>): string => (msg.name && msg.name !== msg.role ? `${msg.role} ${msg.name}` : msg.role)
+
 /** A result state, upper-cased and bracketed unless it is a success. */
 export const mark = (state: string): string => (state === 'success' ? 'ok' : `[${state.toUpperCase()}]`)
 
@@ -44,7 +47,7 @@ export const renderBlock = (block: Block): string => {
 
 const renderMsg = (msg: Msg, index: string): string[] => {
   const how = msg.role === 'assistant' ? ` (reply ${msg.id}${msg.finished_reason ? `, ${msg.finished_reason === 'completed' ? 'completed' : `[${msg.finished_reason.toUpperCase()}]`}` : ''})` : ''
-  const head = `  ${index} ${msg.role} ${msg.name}${how}`
+  const head = `  ${index} ${speaker(msg)}${how}`
   if (msg.role !== 'assistant' && msg.content.every((b) => b.type === 'text')) return [`${head}: ${quote(msgText(msg))}`]
   const lines = [`${head}:`, ...msg.content.map((b) => `        ${renderBlock(b)}`)]
   if (msg.error) lines.push(`        error ${msg.error.type}: ${quote(msg.error.message)}`)

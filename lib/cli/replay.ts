@@ -3,6 +3,7 @@
 // file and folds it; it never calls a model or runs a tool.
 import { stateAt } from '../timeTravel.js'
 import { intOption, parse, UsageError, type Command } from './command.js'
+import { escapeControlsKeepLines, lineSafe } from './escape.js'
 import { loadSource, SOURCE_OPTIONS, SOURCE_USAGE } from './source.js'
 import { renderContext } from './render.js'
 import { timeline } from './timeline.js'
@@ -10,7 +11,8 @@ import { timeline } from './timeline.js'
 export const replay: Command = {
   summary: 'show a log as a timeline, then the context at that point',
   usage: `agentlog replay ${SOURCE_USAGE} [--at SEQ] [--json]`,
-  async run(args, io) {
+  async run(args, rawIo) {
+    const io = lineSafe(rawIo)
     const { values, positionals } = parse(args, { at: { type: 'string' }, json: { type: 'boolean' }, ...SOURCE_OPTIONS }, ['SOURCE'])
     const { label: file, events } = await loadSource(positionals[0], values, io)
     const at = intOption('at', values.at) ?? events.length
@@ -18,7 +20,7 @@ export const replay: Command = {
     const entries = timeline(events.slice(0, at))
     const state = stateAt(events, at)
     if (values.json) {
-      io.out(JSON.stringify({ file, at, events: events.length, timeline: entries, state }, null, 2))
+      rawIo.out(escapeControlsKeepLines(JSON.stringify({ file, at, events: events.length, timeline: entries, state }, null, 2)))
       return 0
     }
     const width = String(at).length * 2 + 1

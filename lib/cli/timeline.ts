@@ -3,7 +3,7 @@
 // the group ends, or marked open at the cut), and MODEL_CALL_USAGE folds into its MODEL_CALL_END.
 import type { AgentEvent } from '../events.js'
 import { FORK_EVENT_NAME } from '../timeTravel.js'
-import { args, mark, quote } from './render.js'
+import { args, mark, quote, speaker } from './render.js'
 
 export interface Entry {
   from: number
@@ -45,7 +45,7 @@ export const timeline = (events: readonly AgentEvent[]): Entry[] => {
     const seq = i + 1
     switch (e.type) {
       case 'USER_MESSAGE':
-        return line(seq, `${e.msg.role} ${e.msg.name}: ${quote(e.msg.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join(''))}`)
+        return line(seq, `${speaker(e.msg)}: ${quote(e.msg.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join(''))}`)
       case 'REPLY_START':
         starts.set(e.reply_id, e.created_at)
         return line(seq, `reply ${e.reply_id} starts (${e.name}, session ${e.session_id})`)

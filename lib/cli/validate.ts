@@ -3,6 +3,7 @@
 // numbers (line = seq + 1: line 1 is the version marker). Exit code 0 when valid, 1 otherwise.
 import { checkLog } from '../logCheck.js'
 import { isAgentError, parse, type Command } from './command.js'
+import { escapeControlsKeepLines, lineSafe } from './escape.js'
 import { loadSource, SOURCE_OPTIONS, SOURCE_USAGE } from './source.js'
 
 const SHOWN = 10
@@ -10,7 +11,9 @@ const SHOWN = 10
 export const validate: Command = {
   summary: 'check a log against the schemas and the invariants (exit 0 or 1)',
   usage: `agentlog validate ${SOURCE_USAGE} [--json]`,
-  async run(args, io) {
+  async run(args, rawIo) {
+    const io = lineSafe(rawIo)
+    const json = (value: unknown) => rawIo.out(escapeControlsKeepLines(JSON.stringify(value, null, 2)))
     const { values, positionals } = parse(args, { json: { type: 'boolean' }, ...SOURCE_OPTIONS }, ['SOURCE'])
     let file = positionals[0]
     let events
@@ -19,14 +22,14 @@ export const validate: Command = {
     } catch (error) {
       if (!isAgentError(error)) throw error
       const line = (error.data as { line?: number } | undefined)?.line ?? null
-      if (values.json) io.out(JSON.stringify({ file, valid: false, violations: [{ line, message: error.message }], notes: [] }, null, 2))
-      else io.err(error.message)
+      if (values.json) json({ file, valid: false, code: error.code, violations: [{ line, message: error.message }], notes: [] })
+      else io.err(`agentlog validate: ${error.code}: ${error.message}`)
       return 1
     }
     const { violations, notes, state } = checkLog(events)
     const at = (f: { seq: number; message: string }) => ({ line: f.seq + 1, seq: f.seq, message: f.message })
     if (values.json) {
-      io.out(JSON.stringify({ file, valid: violations.length === 0, events: events.length, violations: violations.map(at), notes: notes.map(at) }, null, 2))
+      json({ file, valid: violations.length === 0, events: events.length, violations: violations.map(at), notes: notes.map(at) })
       return violations.length ? 1 : 0
     }
     for (const note of notes) io.err(`note: ${file}:${note.seq + 1}: ${note.message}`)

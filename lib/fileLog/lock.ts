@@ -5,6 +5,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import { AgentError } from '../errors.js'
+import { fileError } from './ioError.js'
 
 export interface LockHolder {
   pid: number
@@ -48,7 +49,7 @@ const create = (path: string, holder: LockHolder): boolean => {
     fd = fs.openSync(path, 'wx', 0o600)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
-    throw error
+    throw fileError(error, path, 'a lock file')
   }
   try {
     fs.writeSync(fd, `${JSON.stringify(holder)}\n`)
@@ -103,7 +104,7 @@ const readText = (path: string): string | null => {
     return fs.readFileSync(path, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
+    throw fileError(error, path, 'a lock file')
   }
 }
 

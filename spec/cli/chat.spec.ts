@@ -87,7 +87,7 @@ test('SIGINT during a slow stream interrupts the reply, not the program; the nex
   child.stdin.write('tell me something slow\n')
   await waitFor(() => out.stdout.includes('word3'), 'the stream to start')
   child.kill('SIGINT')
-  await waitFor(() => out.stdout.includes('[interrupted]'), 'the interruption')
+  await waitFor(() => out.stdout.includes('[reply interrupted]'), 'the interruption')
   await waitFor(() => seen.closedEarly === 1, 'the server to see the connection close', 2000)
   child.stdin.write('hello\n')
   await waitFor(() => out.stdout.includes('Hi there!'), 'the next answer')

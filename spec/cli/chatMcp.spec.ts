@@ -57,8 +57,8 @@ test("--mcp adds the server's tools; the model calls one and sees its result", a
   const bodies: any[] = []
   const { server, url } = await startServer(bodies)
   const { child, out, exited } = run(['--mcp', everything], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: url })
-  await waitFor(() => out.stderr.includes('MCP tools:'), 'the banner')
-  assert.match(out.stderr, 'echo')
+  await waitFor(() => (out.stdout + out.stderr).includes('MCP tools:'), 'the banner')
+  assert.match(out.stdout + out.stderr, 'echo')
   child.stdin.write('echo something\n')
   await waitFor(() => out.stdout.includes('The server echoed it.'), 'the answer')
   child.stdin.end()

@@ -39,7 +39,7 @@ const pausedOnAsk = async () => {
 
 test('input that is neither a message nor an input event is refused', async () => {
   const { agent } = makeAgent([[...say('hi')]], [])
-  for (const bad of [null, 42, 'hello', [], {}, { type: 'REPLY_START' }, { role: 'user', content: 'not blocks' }, { type: 'USER_INTERRUPT' }])
+  for (const bad of [null, 42, '', '  \n', [], {}, { type: 'REPLY_START' }, { role: 'user', content: 7 }, { role: 'assistant', content: 'hi' }, { type: 'USER_INTERRUPT' }])
     await refuses(agent, 'INVALID_INPUT', () => agent.replyStream(bad as never))
   await refuses(agent, 'INVALID_INPUT', () => agent.reply({ ...UserMsg({ content: 'x' }), role: 'assistant' }))
   await refuses(agent, 'INVALID_INPUT', () => agent.dispatch(7 as never))

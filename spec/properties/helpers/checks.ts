@@ -7,7 +7,7 @@ import { checkLog, replay, UserMsg, type AgentEvent, type AgentState, type Msg }
 import { formatAnthropicMessages, formatOpenAIMessages } from '../../../lib/models/index.js'
 import { anthropicProblems, openAIProblems } from '../../models/helpers/validate.js'
 import { logProblems } from './logShape.js'
-import { eventProblems, isAgentScopeType, msgProblems } from './schemas.js'
+import { eventProblems, msgProblems } from '../../helpers/wireSchemas.js'
 import type { World } from './world.js'
 
 /** Everything that must hold between steps; throws one error listing what does not. */
@@ -21,7 +21,7 @@ export const checkWorld = (world: World, when: string): void => {
   problems.push(...appendOnly(world, log, state), ...replayProblems(world, state, log), ...logProblems(log).slice(0, 5))
   // The project's own log checker (lib/logCheck.ts) must accept every log the agent writes.
   problems.push(...checkLog(log).violations.slice(0, 5).map((f) => `checkLog #${f.seq}: ${f.message}`))
-  for (const event of log) if (isAgentScopeType(event.type)) problems.push(...eventProblems(event).slice(0, 3))
+  for (const event of log) problems.push(...eventProblems(event).slice(0, 3))
   for (const msg of messagesOf(state)) problems.push(...msgProblems(msg).slice(0, 3).map((p) => `message ${msg.id}: ${p}`))
   problems.push(...toolCallProblems(state), ...replyEndProblems(state, log), ...usageProblems(state, log), ...rawInputProblems(state, log))
   problems.push(...requestProblems(world, state), ...bodyProblems(world))

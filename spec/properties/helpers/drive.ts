@@ -53,8 +53,8 @@ export const drive = async (world: World, input: AgentInput, interference: Inter
   const { agent } = world
   const { via, form, at } = interference
   const run: Run = {
-    via, form, inputType: 'role' in input ? 'USER_MESSAGE' : input.type, logBefore: agent.log.length,
-    reply_id: 'role' in input ? null : (input as { reply_id: string }).reply_id, yielded: [], trigger: null,
+    via, form, inputType: typeof input === 'string' || 'role' in input ? 'USER_MESSAGE' : input.type, logBefore: agent.log.length,
+    reply_id: typeof input === 'string' || 'role' in input ? null : (input as { reply_id: string }).reply_id, yielded: [], trigger: null,
   }
   const controller = new AbortController()
   const snapshot = (inDrain: boolean) => {

@@ -5,7 +5,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import { DEFAULT_INTERRUPT_TEXT, isOutputEvent, ModelError, type ReplyEndEvent } from '../../../lib/index.js'
 import type { Run } from './drive.js'
-import { eventProblems } from './schemas.js'
+import { eventProblems, isAgentScopeType } from '../../helpers/wireSchemas.js'
 import type { World } from './world.js'
 
 export const runProblems = (world: World, run: Run): string[] => {
@@ -14,6 +14,7 @@ export const runProblems = (world: World, run: Run): string[] => {
   const problems: string[] = []
   const saw = run.yielded
   for (const e of saw) problems.push(...eventProblems(e).slice(0, 3).map((p) => `the caller saw an invalid event: ${p}`))
+  for (const e of saw) if (!isAgentScopeType(e.type)) problems.push(`the caller saw ${e.type}, which is not an AgentScope event`)
   if (saw.some((e) => e.reply_id !== run.reply_id)) problems.push(`the caller saw events of another reply than ${run.reply_id}`)
   const starts = saw.filter((e) => e.type === 'REPLY_START').length
   if (run.inputType === 'USER_MESSAGE' && saw.length && (saw[0].type !== 'REPLY_START' || starts !== 1)) problems.push('a new message did not yield exactly one REPLY_START, first')

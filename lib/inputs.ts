@@ -1,0 +1,69 @@
+// The common answers to a paused reply, built from the state so that callers never assemble input
+// events by hand: approve a call (optionally with edited input), deny it, or give an external
+// call's result. Pure functions of (state, call id, answer); `Agent` and the hub's session handles
+// dispatch what they return. A call that is not waiting is an AgentError saying what is.
+import { systemClock, type Clock } from './clock.js'
+import { AgentError, describe } from './errors.js'
+import type { ExternalExecutionResultEvent, UserConfirmResultEvent } from './events.js'
+import { ExternalExecutionResultEvent as externalResult, ToolResultBlock, UserConfirmResultEvent as confirmResult } from './factories.js'
+import type { DataBlock, PermissionRule, TextBlock, ToolCallBlock } from './messages.js'
+import type { AgentState } from '../reducers/state.js'
+
+export interface ApproveOptions {
+  /** Replaces the call's arguments: an object (sent as JSON) or a JSON string. */
+  input?: unknown
+  /** Rules that allow (or deny) matching calls from now on. */
+  rules?: PermissionRule[]
+}
+
+export type ExternalResult =
+  | string
+  | { output: string | (TextBlock | DataBlock)[]; state?: 'success' | 'error' | 'interrupted' | 'denied'; metadata?: Record<string, unknown> }
+
+/** The waiting call `callId` in state `expected`, or the AgentError that says why it cannot be answered. */
+const waitingCall = (state: AgentState, callId: string, expected: 'asking' | 'submitted'): ToolCallBlock => {
+  const waiting = state.waiting_for.map((c) => `${c.id} (${c.name}, ${c.state})`).join(', ') || 'nothing'
+  if (state.status !== 'paused') throw new AgentError('NOT_PAUSED', `No reply is paused (the agent is ${state.status}); there is no call ${describe(callId)} to answer.`)
+  const call = state.waiting_for.find((c) => c.id === callId)
+  if (!call) throw new AgentError('UNKNOWN_CALL', `Reply ${state.reply_id} is not waiting for a call ${describe(callId)}. Waiting for: ${waiting}.`)
+  if (call.state !== expected)
+    throw new AgentError(expected === 'asking' ? 'NOT_ASKING' : 'NOT_SUBMITTED', `Call ${callId} (${call.name}) is ${call.state}: ${call.state === 'asking' ? 'approve or deny it' : 'give its result with submitResult'}.`)
+  return call
+}
+
+const inputJson = (input: unknown, callId: string): string => {
+  if (typeof input === 'string') {
+    try {
+      JSON.parse(input)
+      return input
+    } catch {
+      throw new AgentError('INVALID_INPUT', `The edited input for call ${callId} is a string that is not JSON; pass an object or a JSON string.`)
+    }
+  }
+  const json = JSON.stringify(input)
+  if (typeof input !== 'object' || input === null || json === undefined) throw new AgentError('INVALID_INPUT', `The edited input for call ${callId} must be an object (the tool's arguments); received ${describe(input)}.`)
+  return json
+}
+
+/** USER_CONFIRM_RESULT approving `callId`, with its input replaced when `input` is given. */
+export const approveEvent = (state: AgentState, callId: string, options: ApproveOptions = {}, clock: Clock = systemClock): UserConfirmResultEvent => {
+  const call = waitingCall(state, callId, 'asking')
+  const input = options.input === undefined ? call.input : inputJson(options.input, callId)
+  return confirmResult({ reply_id: state.reply_id!, confirm_results: [{ confirmed: true, tool_call: { ...call, input }, rules: options.rules ?? null }] }, clock)
+}
+
+/** USER_CONFIRM_RESULT denying `callId`; the model sees the denial. A reason is kept in the event's metadata. */
+export const denyEvent = (state: AgentState, callId: string, reason?: string, clock: Clock = systemClock): UserConfirmResultEvent => {
+  const call = waitingCall(state, callId, 'asking')
+  const event = confirmResult({ reply_id: state.reply_id!, confirm_results: [{ confirmed: false, tool_call: call, rules: null }] }, clock)
+  return reason === undefined ? event : { ...event, metadata: { reason } }
+}
+
+/** EXTERNAL_EXECUTION_RESULT giving the result of the submitted call `callId` (a string is a successful output). */
+export const submitResultEvent = (state: AgentState, callId: string, result: ExternalResult, clock: Clock = systemClock): ExternalExecutionResultEvent => {
+  const call = waitingCall(state, callId, 'submitted')
+  const given = typeof result === 'string' ? { output: result } : result
+  if (typeof given !== 'object' || given === null || !('output' in given))
+    throw new AgentError('INVALID_INPUT', `The result for call ${callId} must be a string or { output, state? }; received ${describe(result)}.`)
+  return externalResult({ reply_id: state.reply_id!, execution_results: [ToolResultBlock({ id: call.id, name: call.name, ...given }, clock)] }, clock)
+}

@@ -1,0 +1,34 @@
+// Text for people: a message's text (`textOf`), tool output without the model-facing
+// `<system-reminder>` notes, and what `reply()` resolves to: the reply's message (plain AgentScope
+// JSON) with two conveniences that are not part of it (non-enumerable, so JSON, schemas and
+// deep-equality never see them): `text`, and `waiting_for`, the calls a paused reply waits for.
+import type { Msg, ToolCallBlock } from './messages.js'
+
+/** The text of a message: its text blocks joined (thinking, tool calls and results left out). */
+export const textOf = (msg: Msg): string => {
+  let text = ''
+  for (const block of msg.content) if (block.type === 'text') text += block.text
+  return text
+}
+
+const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g
+
+/**
+ * Tool output as people should see it: the `<system-reminder>` notes written for the model (the
+ * interruption and denial texts) removed. The result's state (`interrupted`, `denied`) says the same
+ * thing to people; show it instead.
+ */
+export const withoutReminders = (text: string): string => text.replace(REMINDER, '')
+
+export interface Reply extends Msg {
+  /** The message's text (see textOf). */
+  readonly text: string
+  /** The calls a paused reply waits for: approve / deny the `asking` ones, submitResult the `submitted` ones. */
+  readonly waiting_for: readonly ToolCallBlock[]
+}
+
+export const asReply = (msg: Msg, waiting_for: readonly ToolCallBlock[]): Reply =>
+  Object.defineProperties({ ...msg }, {
+    text: { get: () => textOf(msg) },
+    waiting_for: { value: waiting_for },
+  }) as Reply

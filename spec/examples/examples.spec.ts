@@ -1,0 +1,82 @@
+// Every example runs, and the README cannot rot. Each top-level examples/*.ts file is run as a user
+// would run it (`npx tsx examples/NAME.ts`, a child process, no API keys, no colour) and must exit 0,
+// print something, and print every line its header declares with `// expect: TEXT` (a substring of
+// its stdout). Helpers for examples live in examples/support/ and are not run. Each ```ts block of
+// README.md must be literally part of an example file, so every snippet a reader copies runs here.
+import { spawn } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+
+const test = suite('examples')
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const tsx = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url))
+const examples = readdirSync(`${root}examples`).filter((f) => f.endsWith('.ts')).sort()
+const source = (file: string) => readFileSync(`${root}examples/${file}`, 'utf8')
+
+/** The `// expect: TEXT` lines of an example's header. */
+export const expectations = (text: string): string[] => [...text.matchAll(/^\/\/ expect: (.*)$/gm)].map((m) => m[1])
+
+interface Outcome { code: number | null; stdout: string; stderr: string }
+
+const runExample = (file: string): Promise<Outcome> => new Promise((resolve) => {
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' }
+  const child = spawn(process.execPath, [tsx, `examples/${file}`], { cwd: root, env })
+  const outcome: Outcome = { code: null, stdout: '', stderr: '' }
+  child.stdout.on('data', (d) => (outcome.stdout += d))
+  child.stderr.on('data', (d) => (outcome.stderr += d))
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+  child.on('close', (code) => {
+    clearTimeout(timer)
+    resolve({ ...outcome, code })
+  })
+})
+
+// Two at a time (the machine's cores), started once and awaited by the tests.
+const outcomes = new Map<string, Promise<Outcome>>()
+let chain: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()]
+examples.forEach((file, i) => {
+  const lane = i % chain.length
+  const run = chain[lane].then(() => runExample(file))
+  chain[lane] = run
+  outcomes.set(file, run)
+})
+
+test('the examples folder holds the README\'s examples and more', () => {
+  for (const name of ['demo.ts', 'tour.ts', 'approval.ts', 'external.ts', 'log.ts', 'rxjs.ts', 'models.ts', 'durable.ts', 'two-process.ts'])
+    assert.ok(examples.includes(name), `examples/${name} is missing`)
+})
+
+for (const file of examples) {
+  test(`examples/${file} exits 0 and prints what its header expects`, async () => {
+    const { code, stdout, stderr } = await outcomes.get(file)!
+    const context = `\n--- stdout ---\n${stdout.slice(-3000)}\n--- stderr ---\n${stderr.slice(-3000)}`
+    assert.is(code, 0, `exit code ${code}${context}`)
+    assert.ok(stdout.trim().length > 0, `printed nothing${context}`)
+    for (const line of expectations(source(file))) assert.ok(stdout.includes(line), `did not print "${line}"${context}`)
+  })
+}
+
+/** The ```ts blocks of a markdown text. */
+export const tsBlocks = (markdown: string): string[] => [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1])
+
+test('every ```ts block of README.md is literally part of an example file', () => {
+  const readme = readFileSync(`${root}README.md`, 'utf8')
+  const blocks = tsBlocks(readme)
+  assert.ok(blocks.length >= 5, `found ${blocks.length} ts blocks`)
+  const sources = examples.map((file) => ({ file, text: source(file) }))
+  for (const block of blocks) {
+    const home = sources.find((s) => s.text.includes(block))
+    assert.ok(home, `this README block is in no example file:\n${block}`)
+  }
+})
+
+test('the README check notices a block that is in no example', () => {
+  const blocks = tsBlocks('text\n```ts\nconst x = 1\n```\nmore\n```sh\nls\n```\n')
+  assert.equal(blocks, ['const x = 1\n'])
+  assert.not.ok(examples.some((file) => source(file).includes('const x = 1\n')))
+  assert.equal(expectations('// expect: a b\nconst y = 2\n// expect: c\n'), ['a b', 'c'])
+})
+
+test.run()
