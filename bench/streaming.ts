@@ -1,6 +1,9 @@
-// Streaming cost: per text delta end to end (model chunk to the consumer's for await) against a
-// bare async-generator loop over the same deltas, with a context of 10 and of 5,000 messages.
+// Streaming cost: per text delta end to end (model chunk to the consumer's for await), against a
+// bare async-generator loop and a minimal Redux-plus-RxJS store (bench/baseline.ts) fed the same
+// deltas; with a context of 10 and of 5,000 messages, and into a reply that already holds 10 and
+// 2,000 blocks (per-delta work must not grow with either).
 import { createAgent, UserMsg, type ModelChunk } from '../lib/index.js'
+import { reduxRxjsBaseline } from './baseline.js'
 import { conversationLog, fastModel, line, now } from './helpers.js'
 
 const DELTAS = 100_000
@@ -13,20 +16,31 @@ const bare = async () => {
   let chars = 0
   const start = now()
   for await (const chunk of source()) if (chunk.type === 'text') chars += chunk.delta.length
-  return (now() - start) / DELTAS
+  return ((now() - start) / DELTAS) * 1000
 }
 
-const agentRun = async (contextMessages: number) => {
-  const agent = createAgent({ name: 'bench', model: fastModel([deltas]), log: conversationLog(contextMessages) })
+/** `blocks - 1` one-delta blocks (thinking and text in turn, ending on thinking), then DELTAS deltas into one more text block. */
+const turn = (blocks: number): ModelChunk[] => [
+  ...Array.from({ length: blocks - 1 }, (_, i): ModelChunk => ({ type: (blocks - 1 - i) % 2 === 1 ? 'thinking' : 'text', delta: 'x' })),
+  ...deltas,
+]
+
+/** Microseconds per delta of the last block, timed from that block's start to the reply's end. */
+const agentRun = async (contextMessages: number, blocks = 1) => {
+  const agent = createAgent({ name: 'bench', model: fastModel([blocks === 1 ? deltas : turn(blocks)]), log: conversationLog(contextMessages) })
+  let started = 0
   let seen = 0
-  const start = now()
-  for await (const event of agent.replyStream(UserMsg({ content: 'stream' }))) if (event.type === 'TEXT_BLOCK_DELTA') seen++
-  const perDelta = (now() - start) / DELTAS
+  let start = blocks === 1 ? now() : 0
+  for await (const event of agent.replyStream(UserMsg({ content: 'stream' }))) {
+    if ((event.type === 'TEXT_BLOCK_START' || event.type === 'THINKING_BLOCK_START') && ++started === blocks) start = now()
+    if (started === blocks && event.type === 'TEXT_BLOCK_DELTA') seen++
+  }
+  const perDelta = ((now() - start) / DELTAS) * 1000
   if (seen !== DELTAS) throw new Error(`expected ${DELTAS} deltas, saw ${seen}`)
   return perDelta
 }
 
-const best = async (run: () => Promise<number>, times = 3) => {
+const best = async (run: () => Promise<number>, times = 1) => {
   let min = Infinity
   for (let i = 0; i < times; i++) min = Math.min(min, await run())
   return min
@@ -34,17 +48,22 @@ const best = async (run: () => Promise<number>, times = 3) => {
 
 export const streaming = async () => {
   console.log(`\nStreaming: ${DELTAS.toLocaleString()} text deltas in one reply (warmed up, best of 4, interleaved)`)
-  const bareUs = (await best(bare)) * 1000
-  await agentRun(10)
-  let small = Infinity
-  let large = Infinity
-  for (let i = 0; i < 4; i++) {
-    small = Math.min(small, (await agentRun(10)) * 1000)
-    large = Math.min(large, (await agentRun(5000)) * 1000)
+  const figures = { bare: Infinity, baseline: Infinity, small: Infinity, large: Infinity, fewBlocks: Infinity, manyBlocks: Infinity }
+  const runs: Record<keyof typeof figures, () => Promise<number>> = {
+    bare, baseline: () => reduxRxjsBaseline(deltas), small: () => agentRun(10), large: () => agentRun(5000),
+    fewBlocks: () => agentRun(10, 10), manyBlocks: () => agentRun(10, 2000),
   }
+  for (const run of Object.values(runs)) await run()
+  for (let i = 0; i < 4; i++) for (const [name, run] of Object.entries(runs)) figures[name as keyof typeof figures] = Math.min(figures[name as keyof typeof figures], await best(run))
+  const { bare: bareUs, baseline, small, large, fewBlocks, manyBlocks } = figures
   line('bare async-generator loop, per delta', `${bareUs.toFixed(3)} µs`)
-  line('agentlog end to end, context of 10 messages, per delta', `${small.toFixed(3)} µs`, '≤ 3 µs')
+  line('Redux + RxJS baseline (spreads, no log), per delta', `${baseline.toFixed(3)} µs`)
+  line('agentlog end to end, context of 10 messages, per delta', `${small.toFixed(3)} µs`, '≤ 1.5 µs')
+  line('agentlog / Redux + RxJS baseline', `${(small / baseline).toFixed(2)}`, '≤ 1.2')
   line('agentlog end to end, context of 5,000 messages, per delta', `${large.toFixed(3)} µs`)
-  line('ratio 5,000 / 10 messages', `${(large / small).toFixed(2)}`, '≤ 1.5')
+  line('ratio 5,000 / 10 messages', `${(large / small).toFixed(2)}`, '≤ 1.2')
+  line('agentlog, reply of 10 blocks, per delta', `${fewBlocks.toFixed(3)} µs`)
+  line('agentlog, reply of 2,000 blocks, per delta', `${manyBlocks.toFixed(3)} µs`)
+  line('ratio 2,000 / 10 blocks', `${(manyBlocks / fewBlocks).toFixed(2)}`, '≤ 1.2')
   line('overhead over the bare loop', `${(small / bareUs).toFixed(1)}x`)
 }
