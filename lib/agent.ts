@@ -10,7 +10,8 @@ import { recordExternalResults } from '../effects/recordExternalResults.js'
 import { startReply } from '../effects/startReply.js'
 import { checkInput } from '../reducers/guards.js'
 import { closeReply } from '../reducers/interrupt.js'
-import { replay, rootReducer } from '../reducers/root.js'
+import { inPlaceReducer } from '../reducers/inPlace.js'
+import { replay } from '../reducers/root.js'
 import type { AgentState } from '../reducers/state.js'
 import { systemClock, createEvent, type Clock } from './clock.js'
 import { AgentError } from './errors.js'
@@ -61,7 +62,7 @@ export class Agent {
     this.interruptText = options.interruptText ?? DEFAULT_INTERRUPT_TEXT
     this.logStore = log
     this.deps = { name, session_id, sysPrompt, model, tools: new Map(tools.map((t) => [t.name, t])), maxIters, clock }
-    this.store = createStore({ reducer: rootReducer, initialState: restored, log })
+    this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
     this.events$ = this.store.event$
     this.state$ = this.store.state$

@@ -27,7 +27,8 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   private read = 0
   private done = false
   private end: ReplyEndEvent | null = null
-  private wake: (() => void) | null = null
+  /** The consumer's pending `next()`, when it waits for an event. */
+  private waiting: ((result: IteratorResult<OutputEvent>) => void) | null = null
   private sink: { next: (event: OutputEvent) => void; complete: () => void } | null = null
   private subscription: Subscription | null = null
   /** Asked to stop: set before the reply's id is known, the stop happens on its REPLY_START. */
@@ -56,6 +57,8 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     }
     if (event.reply_id !== this.reply_id) return
     if (this.sink) this.sink.next(event)
+    // A waiting consumer gets the event at once: no buffer round trip, one promise settled.
+    else if (this.waiting && this.read === this.buffer.length) this.settle({ value: event, done: false })
     else this.buffer.push(event)
     if (event.type === 'REPLY_END') {
       this.end = event
@@ -65,10 +68,10 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
       // every result of an external answer): check again after it.
       queueMicrotask(() => {
         if (this.isPaused()) this.finish()
-        this.wake?.()
+        this.wake()
       })
     }
-    this.wake?.()
+    this.wake()
   }
 
   private isPaused(): boolean {
@@ -96,7 +99,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     const state = this.store.getState()
     const pending = this.reply_id === null || (state.reply_id === this.reply_id && state.status === 'running')
     if (!pending) this.finish()
-    this.wake?.()
+    this.wake()
   }
 
   get events$(): Observable<OutputEvent> {
@@ -109,24 +112,36 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     })
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<OutputEvent> {
-    const next = (): Promise<IteratorResult<OutputEvent>> => {
-      if (this.read < this.buffer.length) {
-        const value = this.buffer[this.read++]
-        // Drained: start over, but only once the buffer is big (a short one is cheaper to keep).
-        if (this.read === this.buffer.length && this.read > 4096) this.buffer.length = this.read = 0
-        return Promise.resolve({ value, done: false })
-      }
-      if (this.done) return Promise.resolve({ value: undefined, done: true })
-      return new Promise((resolve) => {
-        this.wake = () => {
-          this.wake = null
-          resolve(next())
-        }
-      })
+  /** The next result the consumer can have now, or null when it has to wait. */
+  private pull(): IteratorResult<OutputEvent> | null {
+    if (this.read < this.buffer.length) {
+      const value = this.buffer[this.read++]
+      // Drained: start over, but only once the buffer is big (a short one is cheaper to keep).
+      if (this.read === this.buffer.length && this.read > 4096) this.buffer.length = this.read = 0
+      return { value, done: false }
     }
+    return this.done ? { value: undefined, done: true } : null
+  }
+
+  private settle(result: IteratorResult<OutputEvent>) {
+    const resolve = this.waiting!
+    this.waiting = null
+    resolve(result)
+  }
+
+  /** Hands a waiting consumer what it can have now (an event, or the end). */
+  private wake() {
+    if (!this.waiting) return
+    const result = this.pull()
+    if (result) this.settle(result)
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<OutputEvent> {
     return {
-      next,
+      next: () => {
+        const result = this.pull()
+        return result ? Promise.resolve(result) : new Promise((resolve) => (this.waiting = resolve))
+      },
       return: () => {
         this.stop()
         return Promise.resolve({ value: undefined, done: true })

@@ -15,7 +15,11 @@ export interface StateObservable extends Observable<AgentState> {
 export type Effect<Deps> = (event$: Observable<AgentEvent>, state$: StateObservable, deps: Deps) => Observable<AgentEvent>
 
 export interface StoreOptions {
-  reducer: (state: AgentState, event: AgentEvent) => AgentState
+  /**
+   * A reducer with `seal` may write into the last state it returned (see reducers/inPlace.ts); the
+   * store calls `seal()` whenever that state becomes visible outside it.
+   */
+  reducer: ((state: AgentState, event: AgentEvent) => AgentState) & { seal?: () => void }
   initialState: AgentState
   log?: LogStore
   /** Called when an effect fails unexpectedly (a bug: effects turn failures into events). */
@@ -49,6 +53,7 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
   // Lent to `log.append` for the duration of one call, so the hot path allocates nothing for it.
   const batch: AgentEvent[] = []
   const position = { expectedSeq: 0 }
+  const seal = () => reducer.seal?.()
 
   const process = (event: AgentEvent) => {
     const state = state$.value
@@ -59,6 +64,7 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
     position.expectedSeq = state.seq
     log.append(batch, position)
     state$.next(reducer(state, event))
+    if (state$.observed) seal()
     event$.next(event)
   }
 
@@ -74,7 +80,16 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
     }
   }
 
-  const stateObservable = Object.defineProperty(state$.asObservable(), 'value', { get: () => state$.value }) as StateObservable
+  // Every way out of the store hands the state out: a subscription (the BehaviorSubject calls it at
+  // once with the current state), `value`, getState().
+  const handOut = () => {
+    seal()
+    return state$.value
+  }
+  const stateObservable = Object.defineProperty(new Observable<AgentState>((subscriber) => {
+    seal()
+    return state$.subscribe(subscriber)
+  }), 'value', { get: handOut }) as StateObservable
 
   return {
     dispatch(value) {
@@ -82,9 +97,9 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
       enqueue(event)
       return event
     },
-    getState: () => state$.value,
+    getState: handOut,
     subscribe(listener) {
-      const subscription = state$.subscribe(listener)
+      const subscription = stateObservable.subscribe(listener)
       return () => subscription.unsubscribe()
     },
     state$: stateObservable,
