@@ -2,7 +2,7 @@
 // event (dispatched or emitted by an effect) then goes through one FIFO queue, in this order:
 // append to the log, reduce, publish the state, publish the event. Effects are
 // `(event$, state$, deps) => Observable<event>`; their output joins the queue, never a nested dispatch.
-import { BehaviorSubject, Observable, Subject, merge, observable, type Subscription } from 'rxjs'
+import { Observable, Subject, merge, observable, type Subscriber, type Subscription } from 'rxjs'
 import { AgentError } from './errors.js'
 import { AgentEventSchema, type AgentEvent } from './events.js'
 import { memoryLog, type LogStore } from './log.js'
@@ -10,6 +10,12 @@ import type { AgentState } from '../reducers/state.js'
 
 export interface StateObservable extends Observable<AgentState> {
   readonly value: AgentState
+}
+
+/** The store's event stream answers `[eventsOfType](types)` with the events of those types only (see effects/ofType.ts). */
+export const eventsOfType = Symbol('agentlog.eventsOfType')
+export interface EventStream extends Observable<AgentEvent> {
+  [eventsOfType](types: readonly string[]): Observable<AgentEvent>
 }
 
 export type Effect<Deps> = (event$: Observable<AgentEvent>, state$: StateObservable, deps: Deps) => Observable<AgentEvent>
@@ -31,7 +37,7 @@ export interface Store {
   getState(): AgentState
   subscribe(listener: (state: AgentState) => void): () => void
   readonly state$: StateObservable
-  readonly event$: Observable<AgentEvent>
+  readonly event$: EventStream
   readonly log: readonly AgentEvent[]
   runEffects<Deps>(effects: Effect<Deps>[], deps: Deps): Subscription
   [observable](): Observable<AgentState>
@@ -46,7 +52,10 @@ export const validateEvent = (value: unknown): AgentEvent => {
 }
 
 export const createStore = ({ reducer, initialState, log = memoryLog(), onEffectError }: StoreOptions): Store => {
-  const state$ = new BehaviorSubject(initialState)
+  // The current state, and its subscribers (a BehaviorSubject's two halves, so that publishing to no
+  // one costs nothing).
+  let current = initialState
+  const state$ = new Subject<AgentState>()
   const event$ = new Subject<AgentEvent>()
   const queue: AgentEvent[] = []
   let busy = false
@@ -54,42 +63,63 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
   const batch: AgentEvent[] = []
   const position = { expectedSeq: 0 }
   const seal = () => reducer.seal?.()
+  // Listeners of one event type each, copied on change (a delivery runs over the list it started
+  // with): an event reaches only the effects that listen for its type, a streamed delta none.
+  const typed = new Map<string, Subscriber<AgentEvent>[]>()
+  const deliverTyped = (event: AgentEvent) => {
+    const listeners = typed.get(event.type)
+    if (listeners) for (const listener of listeners) listener.next(event)
+  }
 
   const process = (event: AgentEvent) => {
-    const state = state$.value
+    const state = current
     // Events in the queue belong to the store (dispatched ones are fresh copies from the schema
     // parse, effects create theirs), so the position is written into their metadata in place.
     event.metadata.seq = state.seq + 1
     batch[0] = event
     position.expectedSeq = state.seq
     log.append(batch, position)
-    state$.next(reducer(state, event))
-    if (state$.observed) seal()
+    current = reducer(state, event)
+    if (state$.observed) {
+      state$.next(current)
+      seal()
+    }
+    deliverTyped(event)
     event$.next(event)
   }
 
   const enqueue = (event: AgentEvent) => {
-    queue.push(event)
-    if (busy) return
+    if (busy) return void queue.push(event)
     busy = true
     try {
+      process(event)
       for (let i = 0; i < queue.length; i++) process(queue[i])
     } finally {
-      queue.length = 0
+      if (queue.length) queue.length = 0
       busy = false
     }
   }
 
-  // Every way out of the store hands the state out: a subscription (the BehaviorSubject calls it at
-  // once with the current state), `value`, getState().
+  // Every way out of the store hands the state out: a subscription (called at once with the
+  // current state, as a BehaviorSubject does), `value`, getState().
   const handOut = () => {
     seal()
-    return state$.value
+    return current
   }
   const stateObservable = Object.defineProperty(new Observable<AgentState>((subscriber) => {
-    seal()
-    return state$.subscribe(subscriber)
+    const subscription = state$.subscribe(subscriber)
+    if (!subscription.closed) subscriber.next(handOut())
+    return subscription
   }), 'value', { get: handOut }) as StateObservable
+
+  const eventStream = Object.assign(event$.asObservable(), {
+    [eventsOfType]: (types: readonly string[]) => new Observable<AgentEvent>((subscriber) => {
+      for (const type of types) typed.set(type, [...(typed.get(type) ?? []), subscriber])
+      return () => {
+        for (const type of types) typed.set(type, typed.get(type)!.filter((listener) => listener !== subscriber))
+      }
+    }),
+  })
 
   return {
     dispatch(value) {
@@ -103,12 +133,12 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
       return () => subscription.unsubscribe()
     },
     state$: stateObservable,
-    event$: event$.asObservable(),
+    event$: eventStream,
     get log() {
       return log.events
     },
     runEffects(effects, deps) {
-      return merge(...effects.map((effect) => effect(event$, stateObservable, deps))).subscribe({
+      return merge(...effects.map((effect) => effect(eventStream, stateObservable, deps))).subscribe({
         next: enqueue,
         error: (error) => onEffectError?.(error),
       })
