@@ -45,8 +45,10 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
             open = { type: chunk.type, id: clock.id() }
             emit(createEvent(clock, chunk.type === 'text' ? 'TEXT_BLOCK_START' : 'THINKING_BLOCK_START', { reply_id, block_id: open.id }))
           }
-          // The hot path: one event per streamed delta, written out as a literal.
-          emit({ id: clock.id(), created_at: clock.now(), metadata: {}, type: chunk.type === 'text' ? 'TEXT_BLOCK_DELTA' : 'THINKING_BLOCK_DELTA', reply_id, block_id: open.id, delta: chunk.delta })
+          // The hot path: one event per streamed delta, written out as a literal. Its metadata has
+          // the one key the store writes (`seq`) from the start: a 32-byte object, not an empty
+          // literal's 56, in a log that keeps every delta.
+          emit({ id: clock.id(), created_at: clock.now(), metadata: { seq: 0 }, type: chunk.type === 'text' ? 'TEXT_BLOCK_DELTA' : 'THINKING_BLOCK_DELTA', reply_id, block_id: open.id, delta: chunk.delta })
           return
         }
         case 'thinking_signature':
