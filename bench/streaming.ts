@@ -25,9 +25,14 @@ const turn = (blocks: number): ModelChunk[] => [
   ...deltas,
 ]
 
-/** Microseconds per delta of the last block, timed from that block's start to the reply's end. */
-const agentRun = async (contextMessages: number, blocks = 1) => {
+/**
+ * Microseconds per delta of the last block, timed from that block's start to the reply's end.
+ * `watched`: a state$ subscriber receives every state (so each delta publishes a fresh one).
+ */
+const agentRun = async (contextMessages: number, blocks = 1, watched = false) => {
   const agent = createAgent({ name: 'bench', model: fastModel([blocks === 1 ? deltas : turn(blocks)]), log: conversationLog(contextMessages) })
+  let states = 0
+  const subscription = watched ? agent.state$.subscribe(() => void states++) : null
   let started = 0
   let seen = 0
   let start = blocks === 1 ? now() : 0
@@ -36,26 +41,26 @@ const agentRun = async (contextMessages: number, blocks = 1) => {
     if (started === blocks && event.type === 'TEXT_BLOCK_DELTA') seen++
   }
   const perDelta = ((now() - start) / DELTAS) * 1000
+  subscription?.unsubscribe()
+  if (watched && states < DELTAS) throw new Error(`the subscriber saw ${states} states`)
   if (seen !== DELTAS) throw new Error(`expected ${DELTAS} deltas, saw ${seen}`)
   return perDelta
 }
 
-const best = async (run: () => Promise<number>, times = 1) => {
-  let min = Infinity
-  for (let i = 0; i < times; i++) min = Math.min(min, await run())
-  return min
-}
+const RUNS = 8
 
 export const streaming = async () => {
-  console.log(`\nStreaming: ${DELTAS.toLocaleString()} text deltas in one reply (warmed up, best of 4, interleaved)`)
-  const figures = { bare: Infinity, baseline: Infinity, small: Infinity, large: Infinity, fewBlocks: Infinity, manyBlocks: Infinity }
-  const runs: Record<keyof typeof figures, () => Promise<number>> = {
+  console.log(`\nStreaming: ${DELTAS.toLocaleString()} text deltas in one reply (warmed up, best of ${RUNS}, interleaved)`)
+  const runs = {
     bare, baseline: () => reduxRxjsBaseline(deltas), small: () => agentRun(10), large: () => agentRun(5000),
     fewBlocks: () => agentRun(10, 10), manyBlocks: () => agentRun(10, 2000),
+    watchedFew: () => agentRun(10, 10, true), watchedMany: () => agentRun(10, 2000, true),
   }
+  type Name = keyof typeof runs
+  const figures = Object.fromEntries(Object.keys(runs).map((name) => [name, Infinity])) as Record<Name, number>
   for (const run of Object.values(runs)) await run()
-  for (let i = 0; i < 4; i++) for (const [name, run] of Object.entries(runs)) figures[name as keyof typeof figures] = Math.min(figures[name as keyof typeof figures], await best(run))
-  const { bare: bareUs, baseline, small, large, fewBlocks, manyBlocks } = figures
+  for (let i = 0; i < RUNS; i++) for (const [name, run] of Object.entries(runs)) figures[name as Name] = Math.min(figures[name as Name], await run())
+  const { bare: bareUs, baseline, small, large, fewBlocks, manyBlocks, watchedFew, watchedMany } = figures
   line('bare async-generator loop, per delta', `${bareUs.toFixed(3)} µs`)
   line('Redux + RxJS baseline (spreads, no log), per delta', `${baseline.toFixed(3)} µs`)
   line('agentlog end to end, context of 10 messages, per delta', `${small.toFixed(3)} µs`, '≤ 1.5 µs')
@@ -65,5 +70,8 @@ export const streaming = async () => {
   line('agentlog, reply of 10 blocks, per delta', `${fewBlocks.toFixed(3)} µs`)
   line('agentlog, reply of 2,000 blocks, per delta', `${manyBlocks.toFixed(3)} µs`)
   line('ratio 2,000 / 10 blocks', `${(manyBlocks / fewBlocks).toFixed(2)}`, '≤ 1.2')
+  line('with a state$ subscriber, reply of 10 blocks, per delta', `${watchedFew.toFixed(3)} µs`)
+  line('with a state$ subscriber, reply of 2,000 blocks, per delta', `${watchedMany.toFixed(3)} µs`)
+  line('with a state$ subscriber, ratio 2,000 / 10 blocks', `${(watchedMany / watchedFew).toFixed(2)}`)
   line('overhead over the bare loop', `${(small / bareUs).toFixed(1)}x`)
 }
