@@ -1,6 +1,6 @@
 // The tool loop: each model turn streams 5 text deltas and calls one trivial tool; milliseconds
 // per turn at 50 and at 400 turns in one reply (all of a reply's blocks live in one message).
-// Both sizes are warmed up first, then measured interleaved; the best of three counts.
+// Both sizes are warmed up first, then measured interleaved; the best of ten counts.
 import { z } from 'zod'
 import { callTool, createAgent, defineTool, say, UserMsg } from '../lib/index.js'
 import { fastModel, line, now } from './helpers.js'
@@ -22,7 +22,7 @@ export const toolLoop = async () => {
   await perTurn(400)
   let small = Infinity
   let large = Infinity
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 10; i++) {
     small = Math.min(small, await perTurn(50))
     large = Math.min(large, await perTurn(400))
   }

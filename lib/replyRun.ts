@@ -75,8 +75,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   }
 
   private isPaused(): boolean {
-    const state = this.store.getState()
-    return state.status === 'paused' && state.reply_id === this.reply_id
+    return this.store.peek((state) => state.status === 'paused' && state.reply_id === this.reply_id)
   }
 
   private finish() {
@@ -96,8 +95,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     if (this.reply_id) this.agent.cancel(this.reply_id)
     // Called from inside the store's delivery, the closing events are still queued (or the reply
     // has not started yet): keep listening, REPLY_END will finish the run.
-    const state = this.store.getState()
-    const pending = this.reply_id === null || (state.reply_id === this.reply_id && state.status === 'running')
+    const pending = this.reply_id === null || this.store.peek((state) => state.reply_id === this.reply_id && state.status === 'running')
     if (!pending) this.finish()
     this.wake()
   }

@@ -35,6 +35,11 @@ export interface StoreOptions {
 export interface Store {
   dispatch(event: unknown): AgentEvent
   getState(): AgentState
+  /**
+   * Reads the current state without handing it out (the in-place fold may go on writing into it):
+   * only for reads that keep nothing of it but primitives (a status, an id).
+   */
+  peek<T extends string | number | boolean | null>(read: (state: AgentState) => T): T
   subscribe(listener: (state: AgentState) => void): () => void
   readonly state$: StateObservable
   readonly event$: EventStream
@@ -128,6 +133,7 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
       return event
     },
     getState: handOut,
+    peek: (read) => read(current),
     subscribe(listener) {
       const subscription = stateObservable.subscribe(listener)
       return () => subscription.unsubscribe()

@@ -1,14 +1,17 @@
-// The fold the store runs: rootReducer, plus one shortcut for streaming. A streamed delta into the
-// block that the previous delta wrote is applied by writing into that state and that block, but
-// only when no one outside the store can hold them: both are fresh objects of the previous delta's
-// pure reduction (a new state, message, content array and block, reachable from nothing else), and
-// the store has not handed the state out since. The store calls `seal()` whenever it does (a
-// state$ subscriber is called, getState(), state$.value): every later event then goes through the
-// pure rootReducer again. Like a Clojure transient, the writes land only in objects no reader can
-// reach, so every state anyone saw stays as it was; the result equals rootReducer's (replay = state).
+// The fold the store runs: rootReducer, writing into the state it returned last while no one
+// outside the store can hold that state. The store calls `seal()` whenever it hands a state out
+// (a state$ subscriber is called, getState(), state$.value); until then the state, and every
+// object a reduction since the last seal created for it, are reachable from nothing else. Two
+// writes use that (like a Clojure transient, the writes land only where no reader can reach):
+// - a streamed delta into the block the previous delta created is appended to that block's text,
+//   and the same state object is returned with seq + 1 (no state, message, array or block copied);
+// - the reply's content array that such a reduction copied is written in place by the next ones
+//   (a block added, replaced or closed: reducers/blocks.ts `withWritableContent`), not copied again.
+// After a seal the next change copies as the pure rootReducer does, so a state anyone saw never
+// changes; the result always equals rootReducer's (replay(log) deep-equals the state).
 import type { AgentEvent } from '../lib/events.js'
 import type { Block, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock } from '../lib/messages.js'
-import { findBlockIndex } from './blocks.js'
+import { findBlockIndex, withWritableContent } from './blocks.js'
 import { rootReducer } from './root.js'
 import type { AgentState } from './state.js'
 
@@ -29,6 +32,11 @@ interface Owned {
 }
 
 export const inPlaceReducer = (): InPlaceReducer => {
+  /** The state returned last, while no one outside the store has seen it. */
+  let ownedState: AgentState | null = null
+  /** Its reply message's content array, when a reduction since the last seal made it. */
+  let ownedContent: Block[] | null = null
+  /** The block the last delta wrote, when that reduction made it. */
   let owned: Owned | null = null
   const reduce = (state: AgentState, event: AgentEvent): AgentState => {
     if (owned !== null && owned.state === state && event.type === owned.type && deltaTarget(event as DeltaEvent) === owned.id && (event as DeltaEvent).reply_id === state.reply_msg!.id) {
@@ -36,11 +44,16 @@ export const inPlaceReducer = (): InPlaceReducer => {
       state.seq++
       return state
     }
-    const next = rootReducer(state, event)
+    const [next, writable] = withWritableContent(state === ownedState ? ownedContent : null, () => rootReducer(state, event))
+    ownedState = next
+    ownedContent = writable !== null && next.reply_msg?.content === writable ? writable : null
     owned = isDelta(event) && next.reply_msg !== state.reply_msg ? own(next, event) : null
     return next
   }
-  return Object.assign(reduce, { seal: () => void (owned = null) })
+  const seal = () => {
+    ownedState = ownedContent = owned = null
+  }
+  return Object.assign(reduce, { seal })
 }
 
 const isDelta = (event: AgentEvent): event is DeltaEvent =>

@@ -1,5 +1,5 @@
-// The store's fold writes a streamed delta into the last state only while no one outside the store
-// can hold it. These specs hold states the ways a caller can (a state$ subscriber, agent.state, a
+// The store's fold writes into the last state (a streamed delta, a block added or closed) only
+// while no one outside the store can hold it. These specs hold states the ways a caller can (a state$ subscriber, agent.state, a
 // subscription made mid-stream), deep-freeze them so any later write would throw, stream more
 // deltas of every kind, and check that each held state is still what it was; and that the fold
 // still equals the pure replay of the log.
@@ -53,6 +53,16 @@ const reducerRound: AgentEvent[] = [
   ev('TEXT_BLOCK_DELTA', { reply_id: 'r1', block_id: 't1', delta: '!' }),
   ev('TEXT_BLOCK_END', { reply_id: 'r1', block_id: 't1' }),
   ev('TEXT_BLOCK_DELTA', { reply_id: 'r1', block_id: 't1', delta: ' (after the end: ignored)' }),
+  ev('TOOL_CALL_START', { reply_id: 'r1', tool_call_id: 'c1', tool_call_name: 'f' }),
+  ...['{"a"', ':', '1}'].map((delta) => ev('TOOL_CALL_DELTA', { reply_id: 'r1', tool_call_id: 'c1', delta })),
+  ev('TOOL_CALL_END', { reply_id: 'r1', tool_call_id: 'c1' }),
+  ev('MODEL_CALL_END', { reply_id: 'r1', input_tokens: 3, output_tokens: 2, cache_input_tokens: 0, cache_creation_input_tokens: 0, finished_reason: 'completed' }),
+  ev('TOOL_RESULT_START', { reply_id: 'r1', tool_call_id: 'c1', tool_call_name: 'f' }),
+  ...['o', 'k'].map((delta) => ev('TOOL_RESULT_TEXT_DELTA', { reply_id: 'r1', tool_call_id: 'c1', delta })),
+  ev('TOOL_RESULT_END', { reply_id: 'r1', tool_call_id: 'c1', state: 'success', metadata: {} }),
+  ev('MODEL_CALL_START', { reply_id: 'r1', model_name: 'm' }),
+  ev('THINKING_BLOCK_START', { reply_id: 'r1', block_id: 'k1' }),
+  ...['so', ' it', ' worked'].map((delta) => ev('THINKING_BLOCK_DELTA', { reply_id: 'r1', block_id: 'k1', delta })),
 ]
 
 test('folding deltas in place gives the state the pure replay gives, field for field and byte for byte', () => {
@@ -77,6 +87,24 @@ test('an unsealed state is written in place; a sealed one never is, even when fr
   assert.is.not(next, afterFirst)
 })
 
+test('sealed after any one event, the held state stays as it was and the fold still equals the replay', () => {
+  const expected = replay(reducerRound)
+  for (let at = 0; at < reducerRound.length; at++) {
+    const reduce = inPlaceReducer()
+    let state = initialState()
+    let held: { state: AgentState; json: string } | null = null
+    for (const [i, event] of reducerRound.entries()) {
+      state = reduce(state, event)
+      if (i === at) {
+        reduce.seal()
+        held = hold(state)
+      }
+    }
+    unchanged([held!])
+    assert.equal(state, expected, `sealed after event ${at} (${reducerRound[at].type})`)
+  }
+})
+
 test('every state a state$ subscriber received stays as it was while the reply streams on', async () => {
   const agent = streamingAgent()
   const held: { state: AgentState; json: string }[] = []
@@ -93,11 +121,11 @@ test('a state read with agent.state mid-stream, or received by subscribing mid-s
   const agent = streamingAgent()
   const held: { state: AgentState; json: string }[] = []
   let deltas = 0
+  let events = 0
   for await (const event of agent.replyStream(UserMsg({ content: 'read it' }))) {
-    if (!event.type.endsWith('_DELTA')) continue
-    deltas++
-    if (deltas % 3 === 0) held.push(hold(agent.state))
-    if (deltas % 3 === 1) agent.state$.subscribe((state) => held.push(hold(state))).unsubscribe()
+    if (event.type.endsWith('_DELTA')) deltas++
+    if (++events % 3 === 0) held.push(hold(agent.state))
+    if (events % 3 === 1) agent.state$.subscribe((state) => held.push(hold(state))).unsubscribe()
   }
   assert.ok(deltas >= 30, `deltas of every kind streamed (${deltas})`)
   assert.ok(held.length >= 20)
