@@ -2,6 +2,8 @@
 // event (dispatched or emitted by an effect) then goes through one FIFO queue, in this order:
 // append to the log, reduce, publish the state, publish the event. Effects are
 // `(event$, state$, deps) => Observable<event>`; their output joins the queue, never a nested dispatch.
+// Every way a state leaves the store (a state$ subscriber, getState, state$.value) seals it for
+// a reducer that writes in place (reducers/inPlace.ts); `ofType` listens to its types only.
 import { Observable, Subject, merge, observable, type Subscriber, type Subscription } from 'rxjs'
 import { AgentError } from './errors.js'
 import { AgentEventSchema, type AgentEvent } from './events.js'

@@ -53,15 +53,19 @@ const copyOf = (content: readonly Block[]): Block[] => {
   return copy
 }
 
+/** The array to write into: the writable one in place (unless frozen: immer freezes the states its produce returns), else a copy. */
+const contentToWrite = (msg: Msg): Block[] =>
+  msg.content === writable && !Object.isFrozen(writable) ? writable : copyOf(msg.content)
+
 export const appendBlock = (msg: Msg, block: Block): Msg => {
-  const content = msg.content === writable ? writable : copyOf(msg.content)
+  const content = contentToWrite(msg)
   content.push(block)
   return withContent(msg, content)
 }
 
 /** The message with `block` at `index` (the streaming path: no closure, at most one array copy). */
 export const setBlock = (msg: Msg, index: number, block: Block): Msg => {
-  const content = msg.content === writable ? writable : copyOf(msg.content)
+  const content = contentToWrite(msg)
   content[index] = block
   return withContent(msg, content)
 }

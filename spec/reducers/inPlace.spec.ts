@@ -105,6 +105,26 @@ test('sealed after any one event, the held state stays as it was and the fold st
   }
 })
 
+test('a content array that immer froze (rules granted with a confirmation) is copied, not written', () => {
+  const call = { type: 'tool_call' as const, id: 'c1', name: 'f', input: '{}', state: 'asking' as const, created_at: 't', finished_at: 't' }
+  const confirmed: AgentEvent[] = [
+    ...reducerRound.slice(0, 3),
+    ev('TOOL_CALL_START', { reply_id: 'r1', tool_call_id: 'c1', tool_call_name: 'f' }),
+    ev('TOOL_CALL_DELTA', { reply_id: 'r1', tool_call_id: 'c1', delta: '{}' }),
+    ev('TOOL_CALL_END', { reply_id: 'r1', tool_call_id: 'c1' }),
+    ev('MODEL_CALL_END', { reply_id: 'r1', input_tokens: 3, output_tokens: 2, cache_input_tokens: 0, cache_creation_input_tokens: 0, finished_reason: 'completed' }),
+    ev('REQUIRE_USER_CONFIRM', { reply_id: 'r1', tool_calls: [call] }),
+    ev('USER_CONFIRM_RESULT', { reply_id: 'r1', confirm_results: [{ confirmed: true, tool_call: call, rules: [{ tool_name: 'f', rule_content: null, behavior: 'allow', source: 'user' }] }] }),
+    ev('TOOL_RESULT_START', { reply_id: 'r1', tool_call_id: 'c1', tool_call_name: 'f' }),
+    ev('TOOL_RESULT_TEXT_DELTA', { reply_id: 'r1', tool_call_id: 'c1', delta: 'ok' }),
+    ev('TOOL_RESULT_END', { reply_id: 'r1', tool_call_id: 'c1', state: 'success', metadata: {} }),
+  ]
+  const folded = confirmed.reduce(inPlaceReducer(), initialState())
+  assert.equal(folded, replay(confirmed))
+  assert.is(folded.permission_rules.length, 1)
+  assert.equal(folded.reply_msg!.content.map((b) => b.type), ['tool_call', 'tool_result'])
+})
+
 test('every state a state$ subscriber received stays as it was while the reply streams on', async () => {
   const agent = streamingAgent()
   const held: { state: AgentState; json: string }[] = []
