@@ -49,18 +49,31 @@ const agentRun = async (contextMessages: number, blocks = 1, watched = false) =>
 
 const RUNS = 8
 
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
+/** CPU microseconds per delta over a whole run: less disturbed than wall time by other processes on a shared machine. */
+const cpuOf = async (run: () => Promise<number>) => {
+  const start = cpuMs()
+  await run()
+  return ((cpuMs() - start) / DELTAS) * 1000
+}
+
 export const streaming = async () => {
   console.log(`\nStreaming: ${DELTAS.toLocaleString()} text deltas in one reply (warmed up, best of ${RUNS}, interleaved)`)
   const runs = {
     bare, baseline: () => reduxRxjsBaseline(deltas), small: () => agentRun(10), large: () => agentRun(5000),
     fewBlocks: () => agentRun(10, 10), manyBlocks: () => agentRun(10, 2000),
     watchedFew: () => agentRun(10, 10, true), watchedMany: () => agentRun(10, 2000, true),
+    baselineCpu: () => cpuOf(() => reduxRxjsBaseline(deltas)), smallCpu: () => cpuOf(() => agentRun(10)),
   }
   type Name = keyof typeof runs
   const figures = Object.fromEntries(Object.keys(runs).map((name) => [name, Infinity])) as Record<Name, number>
   for (const run of Object.values(runs)) await run()
   for (let i = 0; i < RUNS; i++) for (const [name, run] of Object.entries(runs)) figures[name as Name] = Math.min(figures[name as Name], await run())
-  const { bare: bareUs, baseline, small, large, fewBlocks, manyBlocks, watchedFew, watchedMany } = figures
+  const { bare: bareUs, baseline, small, large, fewBlocks, manyBlocks, watchedFew, watchedMany, baselineCpu, smallCpu } = figures
   line('bare async-generator loop, per delta', `${bareUs.toFixed(3)} µs`)
   line('Redux + RxJS baseline (spreads, no log), per delta', `${baseline.toFixed(3)} µs`)
   line('agentlog end to end, context of 10 messages, per delta', `${small.toFixed(3)} µs`, '≤ 1.5 µs')
@@ -74,4 +87,7 @@ export const streaming = async () => {
   line('with a state$ subscriber, reply of 2,000 blocks, per delta', `${watchedMany.toFixed(3)} µs`)
   line('with a state$ subscriber, ratio 2,000 / 10 blocks', `${(watchedMany / watchedFew).toFixed(2)}`)
   line('overhead over the bare loop', `${(small / bareUs).toFixed(1)}x`)
+  line('CPU time per delta, Redux + RxJS baseline', `${baselineCpu.toFixed(3)} µs`)
+  line('CPU time per delta, agentlog, context of 10 messages', `${smallCpu.toFixed(3)} µs`)
+  line('CPU time, agentlog / baseline', `${(smallCpu / baselineCpu).toFixed(2)}`, '≤ 1.2')
 }
