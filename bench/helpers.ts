@@ -39,4 +39,4 @@ export const conversationLog = (messages: number): LogStore => {
 }
 
 export const line = (label: string, value: string, goal?: string) =>
-  console.log(`${label.padEnd(58)} ${value.padStart(14)}${goal ? `   (goal ${goal})` : ''}`)
+  console.log(`${label.padEnd(58)} ${value.padStart(20)}${goal ? `   (goal ${goal})` : ''}`)

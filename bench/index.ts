@@ -1,5 +1,6 @@
 // `npm run bench`: prints figures and ratios; asserts nothing about time.
 import { interruptLatency } from './interrupt.js'
+import { memory } from './memory.js'
 import { streaming } from './streaming.js'
 import { toolLoop } from './toolLoop.js'
 
@@ -7,3 +8,4 @@ console.log(`agentlog benchmarks on Node ${process.version}, ${(await import('no
 await streaming()
 await interruptLatency()
 await toolLoop()
+memory()

@@ -1,50 +1,104 @@
-// Streaming cost: per text delta end to end (model chunk to the consumer's for await) against a
-// bare async-generator loop over the same deltas, with a context of 10 and of 5,000 messages.
+// Streaming cost: per text delta end to end (model chunk to the consumer's for await), against a
+// bare async-generator loop and a minimal Redux-plus-RxJS store (bench/baseline.ts) fed the same
+// deltas; with a context of 10 and of 5,000 messages, into a reply that already holds 10 and 2,000
+// blocks (per-delta work must not grow with either), and the same with a state$ subscriber. Each
+// figure is wall time and CPU time (steadier than wall time on a shared machine), best of RUNS.
 import { createAgent, UserMsg, type ModelChunk } from '../lib/index.js'
+import { reduxRxjsBaseline } from './baseline.js'
 import { conversationLog, fastModel, line, now } from './helpers.js'
 
 const DELTAS = 100_000
+const RUNS = 8
 const deltas: ModelChunk[] = Array.from({ length: DELTAS }, (_, i) => ({ type: 'text', delta: `w${i % 10} ` }))
 
-const bare = async () => {
+interface Figure { wall: number; cpu: number }
+
+const cpuNow = () => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
+/** Microseconds per delta since `at` (a `mark()`). */
+const mark = () => ({ wall: now(), cpu: cpuNow() })
+const perDelta = (at: Figure): Figure => ({ wall: ((now() - at.wall) / DELTAS) * 1000, cpu: ((cpuNow() - at.cpu) / DELTAS) * 1000 })
+
+const bare = async (): Promise<Figure> => {
   async function* source() {
     yield* deltas
   }
   let chars = 0
-  const start = now()
+  const start = mark()
   for await (const chunk of source()) if (chunk.type === 'text') chars += chunk.delta.length
-  return (now() - start) / DELTAS
+  return perDelta(start)
 }
 
-const agentRun = async (contextMessages: number) => {
-  const agent = createAgent({ name: 'bench', model: fastModel([deltas]), log: conversationLog(contextMessages) })
+const baseline = async (): Promise<Figure> => {
+  const start = mark()
+  await reduxRxjsBaseline(deltas)
+  return perDelta(start)
+}
+
+/** `blocks - 1` one-delta blocks (thinking and text in turn, ending on thinking), then DELTAS deltas into one more text block. */
+const turn = (blocks: number): ModelChunk[] => [
+  ...Array.from({ length: blocks - 1 }, (_, i): ModelChunk => ({ type: (blocks - 1 - i) % 2 === 1 ? 'thinking' : 'text', delta: 'x' })),
+  ...deltas,
+]
+
+/**
+ * Per delta of the last block, timed from that block's start to the reply's end.
+ * `watched`: a state$ subscriber receives every state (so each delta publishes a fresh one).
+ */
+const agentRun = async (contextMessages: number, blocks = 1, watched = false): Promise<Figure> => {
+  const agent = createAgent({ name: 'bench', model: fastModel([blocks === 1 ? deltas : turn(blocks)]), log: conversationLog(contextMessages) })
+  let states = 0
+  const subscription = watched ? agent.state$.subscribe(() => void states++) : null
+  let started = 0
   let seen = 0
-  const start = now()
-  for await (const event of agent.replyStream(UserMsg({ content: 'stream' }))) if (event.type === 'TEXT_BLOCK_DELTA') seen++
-  const perDelta = (now() - start) / DELTAS
+  let start = mark()
+  for await (const event of agent.replyStream(UserMsg({ content: 'stream' }))) {
+    if ((event.type === 'TEXT_BLOCK_START' || event.type === 'THINKING_BLOCK_START') && ++started === blocks && blocks > 1) start = mark()
+    if (started === blocks && event.type === 'TEXT_BLOCK_DELTA') seen++
+  }
+  const figure = perDelta(start)
+  subscription?.unsubscribe()
+  if (watched && states < DELTAS) throw new Error(`the subscriber saw ${states} states`)
   if (seen !== DELTAS) throw new Error(`expected ${DELTAS} deltas, saw ${seen}`)
-  return perDelta
+  return figure
 }
 
-const best = async (run: () => Promise<number>, times = 3) => {
-  let min = Infinity
-  for (let i = 0; i < times; i++) min = Math.min(min, await run())
-  return min
+const runs = {
+  bare, baseline, small: () => agentRun(10), large: () => agentRun(5000),
+  fewBlocks: () => agentRun(10, 10), manyBlocks: () => agentRun(10, 2000),
+  watchedFew: () => agentRun(10, 10, true), watchedMany: () => agentRun(10, 2000, true),
 }
+type Name = keyof typeof runs
+
+const us = (f: Figure) => `${f.wall.toFixed(3)} / ${f.cpu.toFixed(3)} µs`
+const ratio = (a: Figure, b: Figure) => `${(a.wall / b.wall).toFixed(2)} / ${(a.cpu / b.cpu).toFixed(2)}`
 
 export const streaming = async () => {
-  console.log(`\nStreaming: ${DELTAS.toLocaleString()} text deltas in one reply (warmed up, best of 4, interleaved)`)
-  const bareUs = (await best(bare)) * 1000
-  await agentRun(10)
-  let small = Infinity
-  let large = Infinity
-  for (let i = 0; i < 4; i++) {
-    small = Math.min(small, (await agentRun(10)) * 1000)
-    large = Math.min(large, (await agentRun(5000)) * 1000)
+  console.log(`\nStreaming: ${DELTAS.toLocaleString()} text deltas in one reply (warmed up, best of ${RUNS}, interleaved); wall / CPU time`)
+  const figures = Object.fromEntries(Object.keys(runs).map((name) => [name, { wall: Infinity, cpu: Infinity }])) as Record<Name, Figure>
+  for (const run of Object.values(runs)) await run()
+  for (let i = 0; i < RUNS; i++) {
+    for (const [name, run] of Object.entries(runs)) {
+      const figure = await run()
+      const best = figures[name as Name]
+      figures[name as Name] = { wall: Math.min(best.wall, figure.wall), cpu: Math.min(best.cpu, figure.cpu) }
+    }
   }
-  line('bare async-generator loop, per delta', `${bareUs.toFixed(3)} µs`)
-  line('agentlog end to end, context of 10 messages, per delta', `${small.toFixed(3)} µs`, '≤ 3 µs')
-  line('agentlog end to end, context of 5,000 messages, per delta', `${large.toFixed(3)} µs`)
-  line('ratio 5,000 / 10 messages', `${(large / small).toFixed(2)}`, '≤ 1.5')
-  line('overhead over the bare loop', `${(small / bareUs).toFixed(1)}x`)
+  const f = figures
+  line('bare async-generator loop, per delta', us(f.bare))
+  line('Redux + RxJS baseline (spreads, no log), per delta', us(f.baseline))
+  line('agentlog end to end, context of 10 messages, per delta', us(f.small), '≤ 1.5 µs')
+  line('agentlog / Redux + RxJS baseline', ratio(f.small, f.baseline), '≤ 1.2')
+  line('agentlog end to end, context of 5,000 messages, per delta', us(f.large))
+  line('ratio 5,000 / 10 messages', ratio(f.large, f.small), '≤ 1.2')
+  line('agentlog, reply of 10 blocks, per delta', us(f.fewBlocks))
+  line('agentlog, reply of 2,000 blocks, per delta', us(f.manyBlocks))
+  line('ratio 2,000 / 10 blocks', ratio(f.manyBlocks, f.fewBlocks), '≤ 1.2')
+  line('with a state$ subscriber, reply of 10 blocks, per delta', us(f.watchedFew))
+  line('with a state$ subscriber, reply of 2,000 blocks, per delta', us(f.watchedMany))
+  line('with a state$ subscriber, ratio 2,000 / 10 blocks', ratio(f.watchedMany, f.watchedFew))
+  line('overhead over the bare loop', `${(f.small.wall / f.bare.wall).toFixed(1)}x`)
 }

@@ -72,7 +72,8 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
         decisions.push(createEvent(clock, 'REPLY_END', { session_id: state.session_id!, reply_id, finished_reason: action.reason, error: null }))
     }
   }
-  return concat(from([...decisions, ...submitted, ...asked]), merge(...work))
+  const now = [...decisions, ...submitted, ...asked]
+  return now.length ? concat(from(now), merge(...work)) : merge(...work)
 }
 
 const answer = (clock: Clock, reply_id: string, tool_call_id: string, tool_call_name: string, state: 'error' | 'denied', text: string): AgentEvent[] => [

@@ -41,7 +41,7 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
     const onChunk = (chunk: ModelChunk) => {
       // The hot path: a text or thinking delta that continues the open block, as one literal event.
       if (open !== null && chunk?.type === open.type && typeof (chunk as { delta?: unknown }).delta === 'string') {
-        emit({ id: clock.id(), created_at: clock.now(), metadata: {}, type: open.type === 'text' ? 'TEXT_BLOCK_DELTA' : 'THINKING_BLOCK_DELTA', reply_id, block_id: open.id, delta: (chunk as { delta: string }).delta })
+        emit({ id: clock.id(), created_at: clock.now(), metadata: { seq: 0 }, type: open.type === 'text' ? 'TEXT_BLOCK_DELTA' : 'THINKING_BLOCK_DELTA', reply_id, block_id: open.id, delta: (chunk as { delta: string }).delta })
         return
       }
       switch (chunkType(chunk)) {
@@ -54,7 +54,10 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
             open = { type, id: clock.id() }
             emit(createEvent(clock, type === 'text' ? 'TEXT_BLOCK_START' : 'THINKING_BLOCK_START', { reply_id, block_id: open.id }))
           }
-          emit({ id: clock.id(), created_at: clock.now(), metadata: {}, type: type === 'text' ? 'TEXT_BLOCK_DELTA' : 'THINKING_BLOCK_DELTA', reply_id, block_id: open.id, delta })
+          // One event per streamed delta, written out as a literal. Its metadata has the one key the
+          // store writes (`seq`) from the start: a 32-byte object, not an empty literal's 56, in a log
+          // that keeps every delta.
+          emit({ id: clock.id(), created_at: clock.now(), metadata: { seq: 0 }, type: type === 'text' ? 'TEXT_BLOCK_DELTA' : 'THINKING_BLOCK_DELTA', reply_id, block_id: open.id, delta })
           return
         }
         case 'thinking_signature': {

@@ -11,7 +11,8 @@ import { recordExternalResults } from '../effects/recordExternalResults.js'
 import { startReply } from '../effects/startReply.js'
 import { checkInput } from '../reducers/guards.js'
 import { closeReply } from '../reducers/interrupt.js'
-import { replay, rootReducer } from '../reducers/root.js'
+import { inPlaceReducer } from '../reducers/inPlace.js'
+import { replay } from '../reducers/root.js'
 import type { AgentState } from '../reducers/state.js'
 import { systemClock, createEvent, type Clock } from './clock.js'
 import { compactionSettings, type CompactionOptions } from './compaction.js'
@@ -78,7 +79,7 @@ export class Agent {
     this.output = options.output ?? null
     this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, maxIters, compaction, clock }
     this.useOutput(this.output)
-    this.store = createStore({ reducer: rootReducer, initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
+    this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
     log.onFailure?.((error) => this.store.fail(error))
     this.events$ = this.store.event$

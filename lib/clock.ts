@@ -9,16 +9,22 @@ export interface Clock {
 }
 
 /**
- * The real clock. Ids are a random per-process prefix (nanoid) plus a counter: unique, URL-safe and
- * about ten times cheaper than a fresh nanoid per event. The ISO time is formatted once per millisecond.
+ * The real clock. Ids are a random per-process prefix (nanoid) plus a counter in base 36: unique,
+ * URL-safe and about ten times cheaper than a fresh nanoid per event. An id is built from its
+ * character codes, so it is one flat string (32 bytes): `${prefix}${counter}` would be a V8 rope
+ * over two strings (56 bytes), kept by the log for every event. The ISO time is formatted once per millisecond.
  */
 export const createSystemClock = (): Clock => {
   const prefix = nanoid(12)
-  let counter = 0
+  const codes = [...prefix].map((ch) => ch.charCodeAt(0)).concat(DIGIT_0)
   let lastMs = -1
   let lastIso = ''
   return {
-    id: () => `${prefix}${(counter++).toString(36)}`,
+    id: () => {
+      const id = String.fromCharCode(...codes)
+      countUp(codes, prefix.length)
+      return id
+    },
     now: () => {
       const ms = Date.now()
       if (ms !== lastMs) {
@@ -28,6 +34,23 @@ export const createSystemClock = (): Clock => {
       return lastIso
     },
   }
+}
+
+const DIGIT_0 = 48
+const DIGIT_9 = 57
+const LETTER_A = 97
+const LETTER_Z = 122
+
+/** Adds one to the base-36 number written in `codes` from index `from` on (digits, then a-z). */
+const countUp = (codes: number[], from: number) => {
+  for (let i = codes.length - 1; i >= from; i--) {
+    if (codes[i] !== LETTER_Z) {
+      codes[i] = codes[i] === DIGIT_9 ? LETTER_A : codes[i] + 1
+      return
+    }
+    codes[i] = DIGIT_0
+  }
+  codes.splice(from, 0, DIGIT_0 + 1)
 }
 
 export const systemClock: Clock = createSystemClock()

@@ -45,10 +45,8 @@ export const memoryLog = (initial: readonly AgentEvent[] = []): LogStore => {
       if (closed) throw new AgentError('CLOSED', 'The log is closed; create a new agent to go on.')
       if (expectedSeq !== events.length)
         throw new AgentError('LOG_CONFLICT', `Expected to append after event ${expectedSeq}, but the log holds ${events.length}: another writer appended first. Reload the log and retry.`)
-      for (const event of batch) {
-        events.push(event)
-        appended.next(event)
-      }
+      for (const event of batch) events.push(event)
+      if (appended.observed) for (const event of batch) appended.next(event)
     },
     read: ({ fromSeq = 0 } = {}) => events.slice(fromSeq),
     follow: ({ fromSeq = 0 } = {}) => new Observable<AgentEvent>((subscriber) => {

@@ -31,8 +31,8 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   private read = 0
   private done = false
   private end: ReplyEndEvent | null = null
-  /** The pending `next()` calls, oldest first; each is woken once events (or the end) arrive. */
-  private readonly waiting: (() => void)[] = []
+  /** The pending `next()` calls, oldest first; each is settled once an event (or the end) arrives. */
+  private readonly waiting: ((result: IteratorResult<OutputEvent> | Promise<never>) => void)[] = []
   /** The store broke during the run: the stream throws it once the events before it are read. */
   private failure: AgentError | null = null
   private sink: { next: (event: OutputEvent) => void; error: (error: unknown) => void; complete: () => void } | null = null
@@ -76,12 +76,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     if (this.done) return
     this.failure = failure
     this.finish()
-    this.wakeAll()
-  }
-
-  /** Wakes the calls waiting now, in order (a woken call that still finds nothing waits again, behind them). */
-  private wakeAll() {
-    for (let count = this.waiting.length; count > 0; count--) this.waiting.shift()!()
+    this.wake()
   }
 
   private onEvent(event: AgentEvent) {
@@ -98,6 +93,8 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   private deliver(event: OutputEvent) {
     if (this.done) return
     if (this.sink) this.sink.next(event)
+    // A waiting consumer gets the event at once: no buffer round trip, one promise settled.
+    else if (this.waiting.length && this.read === this.buffer.length) this.waiting.shift()!({ value: event, done: false })
     else this.buffer.push(event)
     if (event.type === 'REPLY_END') {
       this.end = event
@@ -107,15 +104,14 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
       // every result of an external answer): check again after it.
       queueMicrotask(() => {
         if (this.isPaused()) this.finish()
-        this.wakeAll()
+        this.wake()
       })
     }
-    if (this.waiting.length) this.wakeAll()
+    this.wake()
   }
 
   private isPaused(): boolean {
-    const state = this.store.getState()
-    return state.status === 'paused' && state.reply_id === this.reply_id
+    return this.store.peek((state) => state.status === 'paused' && state.reply_id === this.reply_id)
   }
 
   private finish() {
@@ -138,10 +134,9 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     if (this.reply_id) this.agent.cancel(this.reply_id)
     // Called from inside the store's delivery, the closing events are still queued (or the reply
     // has not started yet): keep listening, REPLY_END will finish the run.
-    const state = this.store.getState()
-    const pending = this.reply_id === null || (state.reply_id === this.reply_id && state.status === 'running') || !!this.gate?.holding
+    const pending = this.reply_id === null || this.store.peek((state) => state.reply_id === this.reply_id && state.status === 'running') || !!this.gate?.holding
     if (!pending) this.finish()
-    this.wakeAll()
+    this.wake()
   }
 
   get events$(): Observable<OutputEvent> {
@@ -155,22 +150,33 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     })
   }
 
-  [Symbol.asyncIterator](): AsyncIterator<OutputEvent> {
-    const next = (): Promise<IteratorResult<OutputEvent>> => {
-      if (this.read < this.buffer.length) {
-        const value = this.buffer[this.read++]
-        // Drained: start over, but only once the buffer is big (a short one is cheaper to keep).
-        if (this.read === this.buffer.length && this.read > 4096) this.buffer.length = this.read = 0
-        return Promise.resolve({ value, done: false })
-      }
-      if (this.failure) return Promise.reject(this.failure)
-      if (this.done) return Promise.resolve({ value: undefined, done: true })
-      return new Promise((resolve) => {
-        this.waiting.push(() => resolve(next()))
-      })
+  /** What the consumer can have now (an event, the end, or the failure), or null when it has to wait. */
+  private pull(): IteratorResult<OutputEvent> | Promise<never> | null {
+    if (this.read < this.buffer.length) {
+      const value = this.buffer[this.read++]
+      // Drained: start over, but only once the buffer is big (a short one is cheaper to keep).
+      if (this.read === this.buffer.length && this.read > 4096) this.buffer.length = this.read = 0
+      return { value, done: false }
     }
+    if (this.failure) return Promise.reject(this.failure)
+    return this.done ? { value: undefined, done: true } : null
+  }
+
+  /** Settles the waiting `next()` calls, oldest first, with what there is now. */
+  private wake() {
+    while (this.waiting.length) {
+      const result = this.pull()
+      if (result === null) return
+      this.waiting.shift()!(result)
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<OutputEvent> {
     return {
-      next,
+      next: () => {
+        const result = this.waiting.length ? null : this.pull()
+        return result ? Promise.resolve(result) : new Promise((resolve) => this.waiting.push(resolve))
+      },
       return: () => {
         this.stop()
         return Promise.resolve({ value: undefined, done: true })

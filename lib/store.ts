@@ -5,7 +5,9 @@
 // A log that refuses or fails an append breaks the store (`fail`): nothing more is reduced, the
 // effects stop, and every later dispatch throws the failure; an effect that errors is reported and
 // subscribed again, so one bad event never leaves the agent without its effects.
-import { BehaviorSubject, Observable, Subject, Subscription, observable } from 'rxjs'
+// Every way a state leaves the store (a state$ subscriber, getState, state$.value) seals it for
+// a reducer that writes in place (reducers/inPlace.ts); `ofType` listens to its types only.
+import { Observable, Subject, Subscription, observable, type Subscriber } from 'rxjs'
 import { AgentError, messageOf } from './errors.js'
 import { AgentEventSchema, type AgentEvent } from './events.js'
 import { memoryLog, type LogStore } from './log.js'
@@ -15,10 +17,20 @@ export interface StateObservable extends Observable<AgentState> {
   readonly value: AgentState
 }
 
+/** The store's event stream answers `[eventsOfType](types)` with the events of those types only (see effects/ofType.ts). */
+export const eventsOfType = Symbol('agentlog.eventsOfType')
+export interface EventStream extends Observable<AgentEvent> {
+  [eventsOfType](types: readonly string[]): Observable<AgentEvent>
+}
+
 export type Effect<Deps> = (event$: Observable<AgentEvent>, state$: StateObservable, deps: Deps) => Observable<AgentEvent>
 
 export interface StoreOptions {
-  reducer: (state: AgentState, event: AgentEvent) => AgentState
+  /**
+   * A reducer with `seal` may write into the last state it returned (see reducers/inPlace.ts); the
+   * store calls `seal()` whenever that state becomes visible outside it.
+   */
+  reducer: ((state: AgentState, event: AgentEvent) => AgentState) & { seal?: () => void }
   initialState: AgentState
   log?: LogStore
   /** Called when an effect fails unexpectedly (a bug: effects turn failures into events); the effect is then subscribed again. */
@@ -28,9 +40,14 @@ export interface StoreOptions {
 export interface Store {
   dispatch(event: unknown): AgentEvent
   getState(): AgentState
+  /**
+   * Reads the current state without handing it out (the in-place fold may go on writing into it):
+   * only for reads that keep nothing of it but primitives (a status, an id).
+   */
+  peek<T extends string | number | boolean | null>(read: (state: AgentState) => T): T
   subscribe(listener: (state: AgentState) => void): () => void
   readonly state$: StateObservable
-  readonly event$: Observable<AgentEvent>
+  readonly event$: EventStream
   readonly log: readonly AgentEvent[]
   runEffects<Deps>(effects: Effect<Deps>[], deps: Deps): Subscription
   /**
@@ -55,7 +72,10 @@ export const validateEvent = (value: unknown): AgentEvent => {
 }
 
 export const createStore = ({ reducer, initialState, log = memoryLog(), onEffectError }: StoreOptions): Store => {
-  const state$ = new BehaviorSubject(initialState)
+  // The current state, and its subscribers (a BehaviorSubject's two halves, so that publishing to no
+  // one costs nothing).
+  let current = initialState
+  const state$ = new Subject<AgentState>()
   const event$ = new Subject<AgentEvent>()
   const queue: AgentEvent[] = []
   let busy = false
@@ -68,7 +88,7 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
 
   const fail = (cause: unknown) => {
     if (failure) return
-    const seq = state$.value.seq
+    const seq = current.seq
     failure = isAgentError(cause) ? cause
       : new AgentError('LOG_UNAVAILABLE', `The log failed to record event ${seq + 1} (${storeErrorName(cause)}); the agent stopped with the ${seq} events the log holds. Fix the cause, then open the log again and create a new agent (a reply cut here is closed as interrupted).`, { cause, seq })
     queue.length = 0
@@ -77,8 +97,17 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
     failure$.complete()
   }
 
+  const seal = () => reducer.seal?.()
+  // Listeners of one event type each, copied on change (a delivery runs over the list it started
+  // with): an event reaches only the effects that listen for its type, a streamed delta none.
+  const typed = new Map<string, Subscriber<AgentEvent>[]>()
+  const deliverTyped = (event: AgentEvent) => {
+    const listeners = typed.get(event.type)
+    if (listeners) for (const listener of listeners) listener.next(event)
+  }
+
   const process = (event: AgentEvent) => {
-    const state = state$.value
+    const state = current
     // Events in the queue belong to the store (dispatched ones are fresh copies from the schema
     // parse, effects create theirs), so the position is written into their metadata in place.
     event.metadata.seq = state.seq + 1
@@ -90,24 +119,48 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
       fail(error)
       return
     }
-    state$.next(reducer(state, event))
+    current = reducer(state, event)
+    if (state$.observed) {
+      state$.next(current)
+      seal()
+    }
+    deliverTyped(event)
     event$.next(event)
   }
 
   const enqueue = (event: AgentEvent) => {
     if (failure) return
-    queue.push(event)
-    if (busy) return
+    if (busy) return void queue.push(event)
     busy = true
     try {
+      process(event)
       for (let i = 0; i < queue.length && !failure; i++) process(queue[i])
     } finally {
-      queue.length = 0
+      if (queue.length) queue.length = 0
       busy = false
     }
   }
 
-  const stateObservable = Object.defineProperty(state$.asObservable(), 'value', { get: () => state$.value }) as StateObservable
+  // Every way out of the store hands the state out: a subscription (called at once with the
+  // current state, as a BehaviorSubject does), `value`, getState().
+  const handOut = () => {
+    seal()
+    return current
+  }
+  const stateObservable = Object.defineProperty(new Observable<AgentState>((subscriber) => {
+    const subscription = state$.subscribe(subscriber)
+    if (!subscription.closed) subscriber.next(handOut())
+    return subscription
+  }), 'value', { get: handOut }) as StateObservable
+
+  const eventStream = Object.assign(event$.asObservable(), {
+    [eventsOfType]: (types: readonly string[]) => new Observable<AgentEvent>((subscriber) => {
+      for (const type of types) typed.set(type, [...(typed.get(type) ?? []), subscriber])
+      return () => {
+        for (const type of types) typed.set(type, typed.get(type)!.filter((listener) => listener !== subscriber))
+      }
+    }),
+  })
 
   return {
     dispatch(value) {
@@ -117,13 +170,14 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
       if (failure) throw failure
       return event
     },
-    getState: () => state$.value,
+    getState: handOut,
+    peek: (read) => read(current),
     subscribe(listener) {
-      const subscription = state$.subscribe(listener)
+      const subscription = stateObservable.subscribe(listener)
       return () => subscription.unsubscribe()
     },
     state$: stateObservable,
-    event$: event$.asObservable(),
+    event$: eventStream,
     get log() {
       return log.events
     },
@@ -132,7 +186,7 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
       // is reported and subscribed again.
       const subscription = new Subscription()
       const start = (effect: Effect<typeof deps>) => {
-        subscription.add(effect(event$, stateObservable, deps).subscribe({
+        subscription.add(effect(eventStream, stateObservable, deps).subscribe({
           next: enqueue,
           error: (error: unknown) => {
             onEffectError?.(error)

@@ -1,6 +1,8 @@
 // Immutable helpers for the reply message's blocks. Blocks being streamed sit at the end of the
-// message, so lookups search backwards and cost O(1) in practice; an update copies the content
-// array once (a memcpy of pointers), never the conversation.
+// message, so lookups search backwards and cost O(1) in practice. An update copies the content
+// array (a memcpy of pointers, never the conversation), except inside `withWritableContent`: there
+// the array the in-place fold owns, and any copy made during that reduction, is written in place
+// (reducers/inPlace.ts says why no one can see it).
 import type { Block, Msg, ToolCallBlock, ToolResultBlock } from '../lib/messages.js'
 import { withContent } from './shapes.js'
 
@@ -24,11 +26,46 @@ export const findToolResult = (msg: Msg | null, id: string): ToolResultBlock | u
   return i < 0 ? undefined : (msg.content[i] as ToolResultBlock)
 }
 
-export const appendBlock = (msg: Msg, block: Block): Msg => withContent(msg, [...msg.content, block])
+/** Inside withWritableContent: the content array the reduction may write into; null outside. */
+let writable: Block[] | null = null
+let inScope = false
 
-/** The message with `block` at `index` (the streaming path: no closure, one array copy). */
+/**
+ * Runs one reduction in which `content` (an array only the caller's unpublished state holds, or
+ * null) and every content array the reduction copies may be written in place. Returns the result
+ * and the array that is writable at the end (fresh, or `content`).
+ */
+export const withWritableContent = <T>(content: Block[] | null, reduce: () => T): [T, Block[] | null] => {
+  writable = content
+  inScope = true
+  try {
+    return [reduce(), writable]
+  } finally {
+    writable = null
+    inScope = false
+  }
+}
+
+/** A fresh copy of the content array, writable for the rest of the reduction when in scope. */
+const copyOf = (content: readonly Block[]): Block[] => {
+  const copy = content.slice()
+  if (inScope) writable = copy
+  return copy
+}
+
+/** The array to write into: the writable one in place (unless frozen: immer freezes the states its produce returns), else a copy. */
+const contentToWrite = (msg: Msg): Block[] =>
+  msg.content === writable && !Object.isFrozen(writable) ? writable : copyOf(msg.content)
+
+export const appendBlock = (msg: Msg, block: Block): Msg => {
+  const content = contentToWrite(msg)
+  content.push(block)
+  return withContent(msg, content)
+}
+
+/** The message with `block` at `index` (the streaming path: no closure, at most one array copy). */
 export const setBlock = (msg: Msg, index: number, block: Block): Msg => {
-  const content = msg.content.slice()
+  const content = contentToWrite(msg)
   content[index] = block
   return withContent(msg, content)
 }

@@ -5,7 +5,7 @@
 import type { AgentEvent } from '../lib/events.js'
 import type { DataBlock, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock, Usage } from '../lib/messages.js'
 import { appendBlock, findBlockIndex, replaceBlock, setBlock } from './blocks.js'
-import { withInput, withOutput, withReplyMsg, withText, withThinking } from './shapes.js'
+import { compactBlock, withInput, withOutput, withReplyMsg, withText, withThinking } from './shapes.js'
 import type { AgentState } from './state.js'
 import { recordStructuredOutput } from './structuredOutput.js'
 
@@ -58,8 +58,11 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent, roundStart: number): Msg =>
     case 'THINKING_BLOCK_END':
     case 'DATA_BLOCK_END': {
       const signature = event.type === 'THINKING_BLOCK_END' ? event.metadata.signature : undefined
-      return replaceBlock(msg, findBlockIndex(msg, blockTypes[event.type], event.block_id), (b) =>
-        b.finished_at !== null ? b : typeof signature === 'string' ? { ...b, signature, finished_at: event.created_at } : { ...b, finished_at: event.created_at })
+      return replaceBlock(msg, findBlockIndex(msg, blockTypes[event.type], event.block_id), (b) => {
+        if (b.finished_at !== null) return b
+        compactBlock(b)
+        return typeof signature === 'string' ? { ...b, signature, finished_at: event.created_at } : { ...b, finished_at: event.created_at }
+      })
     }
     case 'DATA_BLOCK_START':
       if (findBlockIndex(msg, 'data', event.block_id, roundStart) >= 0) return msg
@@ -84,7 +87,7 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent, roundStart: number): Msg =>
     case 'TOOL_CALL_DELTA':
       return updateCall(msg, event.tool_call_id, (c) => c.finished_at === null ? withInput(c, c.input + event.delta) : c)
     case 'TOOL_CALL_END':
-      return updateCall(msg, event.tool_call_id, (c) => c.finished_at === null ? { ...c, finished_at: event.created_at } : c)
+      return updateCall(msg, event.tool_call_id, (c) => c.finished_at === null ? (compactBlock(c), { ...c, finished_at: event.created_at }) : c)
     case 'REQUIRE_USER_CONFIRM':
       return event.tool_calls.reduce((m, asked) => updateCall(m, asked.id, (c) => c.state === 'pending' ? { ...c, state: 'asking' } : c), msg)
     case 'REQUIRE_EXTERNAL_EXECUTION':
@@ -114,7 +117,7 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent, roundStart: number): Msg =>
       }))
     case 'TOOL_RESULT_END': {
       const { seq: _seq, ...metadata } = event.metadata
-      const closed = updateResult(msg, event.tool_call_id, (r) => ({ ...r, state: event.state, metadata, finished_at: event.created_at }))
+      const closed = updateResult(msg, event.tool_call_id, (r) => (compactBlock(r), { ...r, state: event.state, metadata, finished_at: event.created_at }))
       return closed === msg ? msg : recordStructuredOutput(updateCall(closed, event.tool_call_id, (c) => ({ ...c, state: 'finished' })), event)
     }
     default:

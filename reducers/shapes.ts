@@ -2,7 +2,7 @@
 // event copies the state, the reply message and one block; an object literal with every field
 // named keeps one hidden class and is about ten times cheaper than `{ ...object }` (measured in
 // bench/: spread 0.3 µs, literal 0.03 µs for the 11-field state).
-import type { Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock } from '../lib/messages.js'
+import type { Block, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock } from '../lib/messages.js'
 import type { AgentState } from './state.js'
 
 export const copyState = (s: AgentState): AgentState => ({
@@ -38,3 +38,17 @@ export const withInput = (c: ToolCallBlock, input: string): ToolCallBlock =>
 export const withOutput = (r: ToolResultBlock, output: ToolResultBlock['output']): ToolResultBlock => ({
   type: 'tool_result', id: r.id, name: r.name, output, state: r.state, metadata: r.metadata, created_at: r.created_at, finished_at: r.finished_at,
 })
+
+/**
+ * Text built by many appends is a tree of pieces in V8 (a 32-byte node per delta) until something
+ * reads it whole; reading one character flattens it into one string. Called once when a block
+ * closes, so that a finished block holds its characters only. The value itself does not change.
+ */
+export const compact = (text: string): void => void text.charCodeAt(0)
+
+export const compactBlock = (b: Block): void => {
+  if (b.type === 'text') compact(b.text)
+  else if (b.type === 'thinking') compact(b.thinking)
+  else if (b.type === 'tool_call') compact(b.input)
+  else if (b.type === 'tool_result' && typeof b.output === 'string') compact(b.output)
+}

@@ -1,11 +1,13 @@
 // The store on its own, as an RxJS app would use it: validate, append, reduce, publish state,
 // publish event, in that order; effect output queued behind the event that caused it (never a
-// nested dispatch); an invalid event refused with the log unchanged; interop via Symbol.observable.
+// nested dispatch); an invalid event refused with the log unchanged; interop via Symbol.observable;
+// ofType's per-type delivery; every way a state leaves the store seals it.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { from, map, filter, type Observable } from 'rxjs'
 import { AgentError, createStore, initialState, rootReducer, type AgentEvent, type AgentState } from '../../lib/index.js'
 import { ev } from '../helpers/events.js'
+import { ofType } from '../../effects/ofType.js'
 
 const test = suite('lib/store')
 const userMessage = () => ev('USER_MESSAGE', { msg: { id: 'm', name: 'user', role: 'user', content: [], metadata: {}, created_at: 't', usage: null, finished_at: 't', finished_reason: null, structured_output: null, error: null } })
@@ -60,6 +62,48 @@ test('the store is an observable of states (Symbol.observable), and subscribe re
   assert.equal(seqs, [0, 1, 2])
   assert.equal(listened, [0, 1])
   assert.is(store.state$.value.seq, 2)
+})
+
+test('ofType on the store stream gets only its types, in order, until unsubscribed; on any Observable it filters alike', () => {
+  const store = createStore({ reducer: rootReducer, initialState: initialState() })
+  const events = [
+    userMessage(),
+    ev('REPLY_START', { session_id: 's', reply_id: 'r', name: 'A', role: 'assistant' }),
+    ev('MODEL_CALL_START', { reply_id: 'r', model_name: 'm' }),
+    ev('TEXT_BLOCK_START', { reply_id: 'r', block_id: 'b' }),
+    ev('TEXT_BLOCK_DELTA', { reply_id: 'r', block_id: 'b', delta: 'x' }),
+    ev('TEXT_BLOCK_END', { reply_id: 'r', block_id: 'b' }),
+  ]
+  const fromStore: string[] = []
+  const fromPlain: string[] = []
+  const all: string[] = []
+  const subscription = store.event$.pipe(ofType('REPLY_START', 'TEXT_BLOCK_END', 'TEXT_BLOCK_START')).subscribe((e) => fromStore.push(`${e.type}@${e.metadata.seq}`))
+  store.event$.subscribe((e) => all.push(e.type))
+  for (const event of events.slice(0, 5)) store.dispatch(event)
+  subscription.unsubscribe()
+  store.dispatch(events[5])
+  from(store.log).pipe(ofType('REPLY_START', 'TEXT_BLOCK_END', 'TEXT_BLOCK_START')).subscribe((e) => fromPlain.push(`${e.type}@${e.metadata.seq}`))
+  assert.equal(fromStore, ['REPLY_START@2', 'TEXT_BLOCK_START@4'], 'no other type, nothing after unsubscribing')
+  assert.equal(fromPlain, ['REPLY_START@2', 'TEXT_BLOCK_START@4', 'TEXT_BLOCK_END@6'])
+  assert.equal(all, events.map((e) => e.type), 'the whole stream still carries every event')
+})
+
+test('every way a state leaves the store seals it for an in-place reducer (getState, state$.value, subscribing, each state a subscriber gets); peek does not', () => {
+  const sealed: number[] = []
+  const reducer = Object.assign((state: AgentState, event: AgentEvent) => rootReducer(state, event), { seal: () => void sealed.push(sealed.length) })
+  const store = createStore({ reducer, initialState: initialState() })
+  store.dispatch(userMessage())
+  assert.is(sealed.length, 0, 'no one looked yet')
+  assert.is(store.peek((s) => s.seq), 1)
+  assert.is(sealed.length, 0, 'peek reads without handing out')
+  store.getState()
+  void store.state$.value
+  store.state$.subscribe(() => undefined).unsubscribe()
+  assert.is(sealed.length, 3)
+  const unsubscribe = store.subscribe(() => undefined)
+  store.dispatch(userMessage())
+  unsubscribe()
+  assert.is(sealed.length, 5, 'a subscriber on state$ seals each state it is given')
 })
 
 test.run()

@@ -1,0 +1,25 @@
+// The system clock's ids: a random per-process prefix, then a counter in base 36 (built from
+// character codes, so the carries are the clock's own arithmetic); unique, URL-safe.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { createSystemClock } from '../../lib/clock.js'
+
+const test = suite('lib/clock')
+
+test('ids are the prefix then 0, 1, ..., z, 10, ... in base 36, across every carry up to three digits', () => {
+  const clock = createSystemClock()
+  const first = clock.id()
+  const prefix = first.slice(0, -1)
+  assert.is(first, `${prefix}0`)
+  assert.match(prefix, /^[A-Za-z0-9_-]{12}$/)
+  for (let n = 1; n <= 36 ** 3 + 40; n++) {
+    const id = clock.id()
+    if (id !== `${prefix}${n.toString(36)}`) assert.unreachable(`id ${n} is ${id}`)
+  }
+})
+
+test('two clocks have different prefixes', () => {
+  assert.is.not(createSystemClock().id(), createSystemClock().id())
+})
+
+test.run()
