@@ -1,3 +1,4 @@
-// agentlog's Node-only API (`agentlog/node`): the durable JSONL file log and reading a log file.
+// agentlog's Node-only API (`agentlog/node`): the durable JSONL file log, reading a log file, and the web page's static files.
 export { fileLog, type FileLog, type FileLogOptions, type Durability, type Recovery } from './fileLog.js'
 export { readLogFile, type LogFile } from './fileLog/read.js'
+export { webPage, withWebPage } from './webPage.js'

@@ -1,0 +1,49 @@
+// Steps the browser specs share, written the way a person uses the page: by labels and roles.
+import type { Locator, Page } from 'playwright-core'
+import type { AgentState } from '../../../reducers/state.js'
+
+export const TIMEOUT = 10_000
+
+/** Opens the page, makes a new session with the button, and returns its id (from the address). */
+export const newSession = async (page: Page, url: string): Promise<string> => {
+  await page.goto(url)
+  await page.getByRole('button', { name: 'New session' }).click()
+  await page.waitForURL(/#\/sessions\//, { timeout: TIMEOUT })
+  const id = decodeURIComponent(new URL(page.url()).hash.replace('#/sessions/', ''))
+  await page.getByLabel('Message').waitFor({ timeout: TIMEOUT })
+  return id
+}
+
+export const send = async (page: Page, text: string): Promise<void> => {
+  const box = page.getByLabel('Message')
+  await box.fill(text)
+  await box.press('Enter')
+}
+
+export const replies = (page: Page): Locator => page.locator('article.msg-assistant')
+export const lastReply = (page: Page): Locator => replies(page).last()
+
+/** Waits until the page says the agent is idle again. */
+export const waitReady = (page: Page): Promise<void> =>
+  page.getByRole('status').filter({ hasText: 'Ready.' }).waitFor({ timeout: TIMEOUT })
+
+/** Waits until the last reply's text is at least `chars` long (it is streaming). */
+export const waitText = (page: Page, chars: number): Promise<unknown> =>
+  page.waitForFunction((n) => {
+    const replies = document.querySelectorAll('article.msg-assistant')
+    const text = replies[replies.length - 1]?.querySelector('.text:not(details .text)')?.textContent ?? ''
+    return text.length >= n
+  }, chars, { timeout: TIMEOUT })
+
+export const replyText = (page: Page): Promise<string> =>
+  lastReply(page).locator(':scope > .text').allTextContents().then((t) => t.join(''))
+
+export const serverState = async (url: string, id: string): Promise<AgentState> => {
+  const res = await fetch(`${url}/sessions/${encodeURIComponent(id)}`)
+  if (!res.ok) throw new Error(`GET /sessions/${id}: ${res.status} ${await res.text()}`)
+  return (await res.json()) as AgentState
+}
+
+/** The text of a message as the page shows it (text blocks joined). */
+export const msgText = (msg: AgentState['context'][number]): string =>
+  msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('')

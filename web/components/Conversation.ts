@@ -1,0 +1,16 @@
+// The conversation of a state: the context's messages, then the reply in progress. Only the reply
+// in progress changes while text streams; the other messages keep their identity and are skipped.
+import type { AgentState } from '../../reducers/state.js'
+import { html } from '../html.js'
+import { Message } from './Message.js'
+
+export const Conversation = ({ state, live }: { state: AgentState; live: boolean }) => {
+  const waiting = live ? state.waiting_for.map((c) => c.id).join(' ') : ''
+  const empty = state.context.length === 0 && !state.reply_msg
+  return html`
+    <div class="conversation">
+      ${empty ? html`<p class="muted empty">Nothing said yet. Write a message below.</p>` : null}
+      ${state.context.map((msg) => html`<${Message} key=${msg.id} msg=${msg} waiting="" streaming=${false} />`)}
+      ${state.reply_msg ? html`<${Message} key=${state.reply_msg.id} msg=${state.reply_msg} waiting=${waiting} streaming=${state.status === 'running'} />` : null}
+    </div>`
+}
