@@ -8,6 +8,7 @@ export type AgentErrorCode =
   | 'NOT_PAUSED' | 'WRONG_REPLY' | 'NOT_ASKING' | 'NOT_SUBMITTED' | 'CALL_CLOSED' | 'UNKNOWN_CALL'
   | 'INVALID_LOG' | 'LOG_CONFLICT' | 'LOG_LOCKED' | 'LOG_VERSION' | 'CLOSED'
   | 'LOG_UNAVAILABLE' | 'SESSION_BUSY' | 'SESSION_EXISTS' | 'NOT_FOUND' | 'INVALID_SESSION_ID'
+  | 'UNAUTHORIZED' | 'FORBIDDEN' | 'TOO_LARGE' | 'LIMIT_REACHED' | 'NO_ROUTE' | 'INTERNAL'
 
 export class AgentError extends Error {
   override name = 'AgentError'
