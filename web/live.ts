@@ -36,10 +36,17 @@ export class LiveSession {
     this.remote = remoteAgent({ url: options.base, session: options.session_id, token: options.token })
     this.devtools = connectDevTools(`agentlog ${options.session_id}`, this.remote.state, options.onDevToolsJump)
     this.subscriptions.push(
-      this.remote.events$.subscribe((event) => {
-        this.timeline.add(event, (event.metadata.seq as number | undefined) ?? this.remote.log.length)
-        this.devtools?.event(event, this.remote.state)
-        this.changed()
+      this.remote.events$.subscribe({
+        next: (event) => {
+          this.timeline.add(event, (event.metadata.seq as number | undefined) ?? this.remote.log.length)
+          this.devtools?.event(event, this.remote.state)
+          this.changed()
+        },
+        // The session is gone (deleted, or never was) or the token is refused: say so and stop.
+        error: (error: unknown) => {
+          this.error = error instanceof Error ? error.message : String(error)
+          this.changed()
+        },
       }),
       this.remote.connection$.subscribe((connection) => {
         this.connection = connection

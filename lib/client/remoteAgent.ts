@@ -26,10 +26,14 @@ export interface RemoteReplyOptions {
   signal?: AbortSignal
 }
 
+/** The event stream's health: before the first connection, following, or cut and retrying. */
+export type RemoteConnection = 'connecting' | 'live' | 'dropped'
+
 export class RemoteAgent {
   readonly session_id: string
   private readonly events = new Subject<AgentEvent>()
   private readonly states: BehaviorSubject<AgentState>
+  private readonly connection = new BehaviorSubject<RemoteConnection>('connecting')
   private readonly entries: AgentEvent[] = []
   private readonly waiters: { seq: number; resolve: () => void }[] = []
   private readonly stopped = new AbortController()
@@ -50,6 +54,7 @@ export class RemoteAgent {
   get log(): readonly AgentEvent[] { return this.entries }
   get state$(): Observable<AgentState> { return this.states.asObservable() }
   get events$(): Observable<AgentEvent> { return this.events.asObservable() }
+  get connection$(): Observable<RemoteConnection> { return this.connection.asObservable() }
 
   /** Resolves with the state once every event the server had when called is folded here. */
   async sync(): Promise<AgentState> {
@@ -110,6 +115,7 @@ export class RemoteAgent {
     this.stopped.abort()
     this.events.complete()
     this.states.complete()
+    this.connection.complete()
   }
 
   private async input(body: unknown): Promise<AgentEvent[]> {
@@ -139,6 +145,7 @@ export class RemoteAgent {
         if (this.options.token) headers.authorization = `Bearer ${this.options.token}`
         const response = await this.fetch(`${this.base}/events?from_seq=${this.entries.length}`, { headers, signal: this.stopped.signal })
         if (!response.ok) throw await responseError(response)
+        if (this.connection.value !== 'live') this.connection.next('live')
         for await (const message of readSse(response)) {
           this.apply(Number(message.id), message.data as AgentEvent)
           pause = 25
@@ -147,6 +154,7 @@ export class RemoteAgent {
         if (this.stopped.signal.aborted) return
         if (error instanceof AgentError && (error.code === 'NOT_FOUND' || error.code === 'UNAUTHORIZED')) return this.events.error(error)
       }
+      if (this.connection.value === 'live') this.connection.next('dropped')
       await new Promise((resolve) => setTimeout(resolve, pause))
       pause = Math.min(pause * 2, 2000)
     }

@@ -9,6 +9,7 @@ import { checkToken, corsHeaders, preflight } from './guard.js'
 import { errorResponse } from './http.js'
 import { counter, resolveLimits, type ServerLimits } from './limits.js'
 import * as native from './native.js'
+import { forkSession, sessionTools, type PageRoutesOptions } from './page.js'
 
 export interface ServerOptions {
   hub: Hub
@@ -17,12 +18,14 @@ export interface ServerOptions {
   /** Origins allowed to call from a browser (default none: CORS off). */
   cors?: { origins: string[] }
   limits?: Partial<ServerLimits>
+  /** The hub's store and agent options: adds the web page's routes (a session's tools, fork). */
+  page?: PageRoutesOptions
 }
 
 /** The handler; `authenticated` says whether it requires a token (listen() checks it for public hosts). */
 export type FetchHandler = ((request: Request) => Promise<Response>) & { readonly authenticated: boolean }
 
-export const createServer = ({ hub, token, cors, limits: given }: ServerOptions): FetchHandler => {
+export const createServer = ({ hub, token, cors, limits: given, page }: ServerOptions): FetchHandler => {
   if (!hub || typeof hub.session !== 'function') throw new AgentError('INVALID_OPTION', 'createServer needs { hub }: a hub from createHub({ store, agent }).')
   if (token !== undefined && (typeof token !== 'string' || token.length < 8))
     throw new AgentError('INVALID_OPTION', 'createServer: token must be a string of at least 8 characters.')
@@ -41,6 +44,10 @@ export const createServer = ({ hub, token, cors, limits: given }: ServerOptions)
       const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent)
       const route = `${request.method} /${parts.map((p, i) => (i === 1 && parts[0] === 'sessions' ? ':id' : p)).join('/')}`
       const session = () => hub.session(parts[1])
+      const pageRoutes = () => {
+        if (page) return page
+        throw new AgentError('NO_ROUTE', `No route for ${request.method} ${url.pathname}: the web page's routes need createServer({ page: { store, agent } }).`)
+      }
       switch (route) {
         case 'POST /sessions': return await native.createSession(ctx, request)
         case 'GET /sessions': return await native.listSessions(ctx, url)
@@ -52,6 +59,8 @@ export const createServer = ({ hub, token, cors, limits: given }: ServerOptions)
         case 'POST /sessions/:id/input': return await native.postInput(ctx, session(), request)
         case 'POST /sessions/:id/ag-ui': return await runAgUi(ctx, request, parts[1])
         case 'POST /ag-ui': return await runAgUi(ctx, request)
+        case 'GET /sessions/:id/tools': return await sessionTools(pageRoutes(), parts[1], headers)
+        case 'POST /sessions/:id/fork': return await forkSession(pageRoutes(), parts[1], request, limits.bodyBytes, headers)
         default: throw new AgentError('NO_ROUTE', `No route for ${request.method} ${url.pathname}; see the native API (/sessions...) and POST /ag-ui.`)
       }
     } catch (error) {
