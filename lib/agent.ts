@@ -2,7 +2,7 @@
 // guards, before anything is appended), and exposes each reply as an async iterable, an Observable
 // and a promise. Every way of stopping a reply (a signal, leaving the loop, unsubscribing,
 // interrupt()) dispatches INTERRUPT_REQUESTED; the pure interrupt function does the rest.
-import { Observable } from 'rxjs'
+import { Observable, type Subscription } from 'rxjs'
 import { advanceReply } from '../effects/advanceReply.js'
 import type { AgentDeps } from '../effects/deps.js'
 import { interruptReply } from '../effects/interruptReply.js'
@@ -50,6 +50,7 @@ export class Agent {
   private readonly store: Store
   private readonly logStore: LogStore
   private readonly deps: AgentDeps
+  private readonly effects: Subscription
 
   constructor(options: AgentOptions) {
     checkAgentOptions(options)
@@ -62,7 +63,8 @@ export class Agent {
     this.logStore = log
     this.deps = { name, session_id, sysPrompt, model, tools: new Map(tools.map((t) => [t.name, t])), maxIters, clock }
     this.store = createStore({ reducer: rootReducer, initialState: restored, log })
-    this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
+    this.effects = this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
+    log.onFailure?.((error) => this.stopOnLogFailure(error))
     this.events$ = this.store.event$
     this.state$ = this.store.state$
     // A log that ends inside a running reply (the process died) is closed like an interrupt.
@@ -123,6 +125,26 @@ export class Agent {
     const state = this.state
     if (state.reply_id !== reply_id || state.status !== 'running' || state.loop?.closing) return
     this.store.dispatch(createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id }))
+  }
+
+  /** Resolves once every event in the log is durable (at once on a memory or file log); rejects with the log's failure. */
+  async flush(): Promise<void> {
+    await this.logStore.flush?.()
+  }
+
+  /** The log commits after append returns (a database): replies hold back REPLY_END and pauses until committed. */
+  get commitsAfterAppend(): boolean {
+    return typeof this.logStore.flush === 'function'
+  }
+
+  /** Calls `listener` if the log fails after an append returned (see LogStore.onFailure). */
+  onLogFailure(listener: (error: Error) => void): () => void {
+    return this.logStore.onFailure?.(listener) ?? (() => {})
+  }
+
+  /** The log lost events after append returned: stop the effects (model calls, tools), so nothing more is written. */
+  private stopOnLogFailure(_error: Error): void {
+    this.effects.unsubscribe()
   }
 
   /** Interrupts a running reply, then flushes and releases the log. */

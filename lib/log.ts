@@ -22,6 +22,17 @@ export interface LogStore {
   close(): Promise<void>
   /** Optional: a trusted snapshot, the state after event `seq`; a restore folds only the events after it. */
   snapshot?(): { seq: number; state: AgentState } | null
+  /**
+   * Optional, for a log that commits after `append` returns (a database): resolves once every event
+   * appended so far is durable; rejects with the log's failure. A log without it is durable (or
+   * written to the OS) when `append` returns, and the agent then never waits for it.
+   */
+  flush?(): Promise<void>
+  /**
+   * Optional, with `flush`: `listener` is called once if a commit fails after `append` returned
+   * (LOG_UNAVAILABLE, LOG_CONFLICT); appends throw that error from then on. Returns an unsubscribe.
+   */
+  onFailure?(listener: (error: Error) => void): () => void
 }
 
 export const memoryLog = (initial: readonly AgentEvent[] = []): LogStore => {

@@ -4,6 +4,7 @@
 // holds the closing events, because the interrupt runs synchronously in the store.
 import { Observable, type Subscription } from 'rxjs'
 import type { Agent } from './agent.js'
+import { CommitGate } from './commitGate.js'
 import { AbortError, ModelError } from './errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from './events.js'
 import type { Msg } from './messages.js'
@@ -28,13 +29,18 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   private done = false
   private end: ReplyEndEvent | null = null
   private wake: (() => void) | null = null
-  private sink: { next: (event: OutputEvent) => void; complete: () => void } | null = null
+  private sink: { next: (event: OutputEvent) => void; complete: () => void; error: (error: unknown) => void } | null = null
   private subscription: Subscription | null = null
   /** Asked to stop: set before the reply's id is known, the stop happens on its REPLY_START. */
   private stopping = false
   /** The state when the run ended (the outcome is read from it, not from a later state). */
   private settled: AgentState | null = null
   private readonly onAbort = () => this.stop()
+  /** On a log that commits after append returns: holds back REPLY_END and pauses until committed. */
+  private readonly gate: CommitGate<OutputEvent> | null = null
+  /** The log failed (see Agent.onLogFailure): the run ends with this error, nothing more delivered. */
+  private failure: unknown = null
+  private unwatchLog: (() => void) | null = null
 
   constructor(private readonly agent: Agent, private readonly store: Store, input: AgentEvent | null, private readonly options: ReplyOptions) {
     if (!input) {
@@ -43,6 +49,10 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
       return
     }
     this.reply_id = input.type === 'USER_MESSAGE' ? null : (input as { reply_id: string }).reply_id
+    if (agent.commitsAfterAppend) {
+      this.gate = new CommitGate<OutputEvent>(() => agent.flush(), (event) => this.deliver(event), (error) => this.fail(error))
+      this.unwatchLog = agent.onLogFailure((error) => this.fail(error))
+    }
     this.subscription = store.event$.subscribe((event) => this.onEvent(event))
     options.signal?.addEventListener('abort', this.onAbort)
     store.dispatch(input)
@@ -55,6 +65,12 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
       if (this.stopping) this.agent.cancel(event.reply_id)
     }
     if (event.reply_id !== this.reply_id) return
+    if (this.gate) this.gate.pass(event)
+    else this.deliver(event)
+  }
+
+  private deliver(event: OutputEvent) {
+    if (this.done) return
     if (this.sink) this.sink.next(event)
     else this.buffer.push(event)
     if (event.type === 'REPLY_END') {
@@ -84,6 +100,19 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     this.subscription?.unsubscribe()
     this.subscription = null
     this.options.signal?.removeEventListener('abort', this.onAbort)
+    this.unwatchLog?.()
+    this.unwatchLog = null
+  }
+
+  /** The log failed: the consumer gets the error after what it was already given, nothing more. */
+  private fail(error: unknown) {
+    if (this.done && !this.subscription) return
+    this.failure = error
+    const sink = this.sink
+    this.sink = null
+    this.finish()
+    sink?.error(error)
+    this.wake?.()
   }
 
   /** Interrupts the reply if it is still running, and stops listening. */
@@ -94,7 +123,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     // Called from inside the store's delivery, the closing events are still queued (or the reply
     // has not started yet): keep listening, REPLY_END will finish the run.
     const state = this.store.getState()
-    const pending = this.reply_id === null || (state.reply_id === this.reply_id && state.status === 'running')
+    const pending = this.reply_id === null || (state.reply_id === this.reply_id && state.status === 'running') || !!this.gate?.holding
     if (!pending) this.finish()
     this.wake?.()
   }
@@ -104,6 +133,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
       // The subscriber may interrupt the reply while it receives the buffer; the closing events
       // then join the buffer, so it is drained until empty.
       for (let event = this.buffer.shift(); event; event = this.buffer.shift()) subscriber.next(event)
+      if (this.failure) return subscriber.error(this.failure)
       if (this.done) return subscriber.complete()
       this.sink = subscriber
     })
@@ -117,6 +147,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
         if (this.read === this.buffer.length && this.read > 4096) this.buffer.length = this.read = 0
         return Promise.resolve({ value, done: false })
       }
+      if (this.failure) return Promise.reject(this.failure)
       if (this.done) return Promise.resolve({ value: undefined, done: true })
       return new Promise((resolve) => {
         this.wake = () => {
@@ -136,6 +167,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
 
   /** The reply's outcome once the stream is over: see `Agent.reply`. */
   result(): Msg {
+    if (this.failure) throw this.failure
     const state = this.settled ?? this.store.getState()
     const end = this.end
     if (!end) {
@@ -153,7 +185,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   }
 }
 
-const interruptionMsg = (end: ReplyEndEvent, name: string, text: string): Msg => ({
+export const interruptionMsg = (end: ReplyEndEvent, name: string, text: string): Msg => ({
   id: end.reply_id, name, role: 'assistant', metadata: {}, created_at: end.created_at,
   content: [{ type: 'text', id: `${end.reply_id}-interrupted`, text, created_at: end.created_at, finished_at: end.created_at }],
   usage: null, finished_at: end.created_at, finished_reason: 'interrupted', structured_output: null, error: null,

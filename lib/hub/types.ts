@@ -9,6 +9,7 @@ import type { Msg } from '../messages.js'
 import type { AgentOptions, AgentInput } from '../agent.js'
 import type { ReplyOptions } from '../replyRun.js'
 import type { AgentState, ReplyStatus } from '../../reducers/state.js'
+import type { Command } from './commands.js'
 
 export interface SessionInfo {
   session_id: string
@@ -38,6 +39,28 @@ export interface SessionStore {
   info(session_id: string): Promise<SessionInfo>
   delete(session_id: string): Promise<void>
   close(): Promise<void>
+  /** Optional: the state of a session, folded from its latest trusted snapshot (default: a fold of `read`). */
+  state?(session_id: string): Promise<AgentState>
+  /** Optional: reaching the owner of a session in another process (postgresStore). */
+  readonly routing?: SessionRouting
+}
+
+/** How a hub reaches the owner of a session that another process holds open. */
+export interface SessionRouting {
+  /**
+   * Has the owner apply `command`; resolves with the events it caused, or rejects with the owner's
+   * coded refusal. While the request waits, `takeOver` is called now and then: it opens the session
+   * here if its owner is gone (the request is then answered here).
+   */
+  send(session_id: string, command: Command, takeOver: () => Promise<void>): Promise<AgentEvent[]>
+  /** Registers the hub that answers requests for the sessions it holds open; returns a function that stops it. */
+  serve(owner: SessionOwner): () => void
+}
+
+export interface SessionOwner {
+  /** The session is open in this process. */
+  has(session_id: string): boolean
+  run(session_id: string, command: Command): Promise<AgentEvent[]>
 }
 
 export interface HubOptions {

@@ -1,0 +1,129 @@
+// createHub: one object per process serving many sessions of a SessionStore. A session is opened
+// on demand (its owned log, an agent on it, a reply cut by a crash closed on restore) and closed
+// when idle or least recently used (lib/hub/live.ts). A request for a session that another process
+// owns goes to that owner through the store's routing, when it has one (postgresStore); otherwise
+// SESSION_BUSY. Handles (lib/hub/handle.ts) are cheap: nothing is kept per handle.
+import { createAgent } from '../agent.js'
+import { AgentError, describe } from '../errors.js'
+import type { AgentEvent } from '../events.js'
+import { checkSessionId } from '../stores/sessions.js'
+import { execute, type Command } from './commands.js'
+import { sessionHandle } from './handle.js'
+import { LiveSessions, type LiveSession } from './live.js'
+import type { Hub, HubOptions } from './types.js'
+
+export const DEFAULT_MAX_LIVE = 1000
+export const DEFAULT_IDLE_MS = 60_000
+
+/** What a handle needs from its hub. */
+export interface HubCore {
+  readonly options: HubOptions
+  /** The live session, opened here if no process owns it; SESSION_BUSY if another process does. */
+  acquire(session_id: string): Promise<LiveSession>
+  use(session: LiveSession): () => void
+  /** Applies a command where the session is owned (here, or routed to its owner). */
+  run(session_id: string, command: Command): Promise<AgentEvent[]>
+  live(session_id: string): LiveSession | undefined
+}
+
+const isBusy = (error: unknown) => error instanceof AgentError && error.code === 'SESSION_BUSY'
+
+export const checkHubOptions = (options: HubOptions): Required<Pick<HubOptions, 'maxLive' | 'idleMs'>> => {
+  if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `createHub expects { store, agent }; received ${describe(options)}.`)
+  const { store, agent, maxLive = DEFAULT_MAX_LIVE, idleMs = DEFAULT_IDLE_MS } = options
+  if (typeof store?.open !== 'function' || typeof store.list !== 'function')
+    throw new AgentError('INVALID_OPTION', `createHub: store must be a SessionStore (memoryStore(), directoryStore(dir), postgresStore({ pool })); received ${describe(store)}.`)
+  if (typeof agent !== 'function') throw new AgentError('INVALID_OPTION', `createHub: agent must be a function (session_id) => agent options; received ${describe(agent)}.`)
+  if (!Number.isInteger(maxLive) || maxLive < 1) throw new AgentError('INVALID_OPTION', `createHub: maxLive must be a whole number of at least 1; received ${describe(maxLive)}.`)
+  if (typeof idleMs !== 'number' || !(idleMs > 0)) throw new AgentError('INVALID_OPTION', `createHub: idleMs must be a number of milliseconds above 0; received ${describe(idleMs)}.`)
+  return { maxLive, idleMs }
+}
+
+export const createHub = (options: HubOptions): Hub => {
+  const { maxLive, idleMs } = checkHubOptions(options)
+  const { store } = options
+  const opening = new Map<string, Promise<LiveSession>>()
+  const closing = new Map<string, Promise<void>>()
+  let closed = false
+
+  const evict = (session: LiveSession): Promise<void> => {
+    if (!live.delete(session)) return closing.get(session.session_id) ?? Promise.resolve()
+    const done = session.agent.close().catch(() => undefined).finally(() => closing.delete(session.session_id))
+    closing.set(session.session_id, done)
+    return done
+  }
+  const live = new LiveSessions(maxLive, idleMs, evict)
+
+  const open = async (session_id: string): Promise<LiveSession> => {
+    await closing.get(session_id)
+    const log = await store.open(session_id)
+    try {
+      const agentOptions = await options.agent(session_id)
+      const agent = createAgent({ ...agentOptions, log, session_id })
+      const session: LiveSession = { session_id, agent, users: 0, lastUsed: Date.now(), failed: false, unwatch: () => {} }
+      session.unwatch = agent.onLogFailure(() => {
+        session.failed = true
+        void evict(session)
+      })
+      live.add(session)
+      live.trim()
+      return session
+    } catch (error) {
+      await log.close().catch(() => undefined)
+      throw error
+    }
+  }
+
+  const core: HubCore = {
+    options,
+    acquire(session_id) {
+      if (closed) return Promise.reject(new AgentError('CLOSED', 'The hub is closed; create a new one.'))
+      const session = live.get(session_id)
+      if (session && !session.failed) return Promise.resolve(session)
+      let pending = opening.get(session_id)
+      if (!pending) {
+        pending = open(session_id).finally(() => opening.delete(session_id))
+        opening.set(session_id, pending)
+      }
+      return pending
+    },
+    use: (session) => live.use(session),
+    async run(session_id, command) {
+      let session: LiveSession
+      try {
+        session = await core.acquire(session_id)
+      } catch (error) {
+        if (isBusy(error) && store.routing) return store.routing.send(session_id, command, () => core.acquire(session_id).then(() => undefined))
+        throw error
+      }
+      const release = live.use(session)
+      try {
+        return await execute(session.agent, command)
+      } finally {
+        release()
+      }
+    },
+    live: (session_id) => live.get(session_id),
+  }
+
+  return {
+    create: (o) => store.create(o),
+    list: (o) => store.list(o),
+    session: (session_id) => sessionHandle(core, checkSessionId(session_id)),
+    async delete(session_id) {
+      checkSessionId(session_id)
+      await opening.get(session_id)?.catch(() => undefined)
+      const session = live.get(session_id)
+      if (session) await evict(session)
+      await store.delete(session_id)
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      live.stop()
+      await Promise.allSettled([...opening.values()])
+      await Promise.all(live.values().map(evict))
+      await store.close()
+    },
+  }
+}

@@ -1,0 +1,52 @@
+// A stateless scripted model for session specs, where an agent is recreated whenever a hub reopens
+// its session (even in another process): each answer depends only on the request. The last user
+// message picks the turn: "ask ..." calls a tool that needs a confirmation, "ext ..." an external
+// tool, "slow ..." a tool that waits, "stream N" streams N deltas 5 ms apart, "fail" fails the
+// call; after a tool result it answers "done"; anything else is answered "ok: TEXT".
+import { z } from 'zod'
+import { sleep } from '../../lib/abort.js'
+import { defineTool, ModelError, type ChatModel, type ModelChunk, type Msg, type Tool } from '../../lib/index.js'
+
+const lastText = (msg: Msg | undefined): string =>
+  msg?.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('') ?? ''
+
+export const sessionModel = (deltaMs = 5): ChatModel => ({
+  name: 'session-model',
+  async *stream(request, { signal }) {
+    const last = request.messages.at(-1)
+    const chunk = (c: ModelChunk) => c
+    if (last?.role === 'assistant' && last.content.some((b) => b.type === 'tool_result')) {
+      yield chunk({ type: 'text', delta: 'done' })
+      return
+    }
+    const text = lastText(last)
+    const id = `c-${last?.id ?? 'x'}`
+    if (text.startsWith('ask')) yield chunk({ type: 'tool_call', id, name: 'delete_file', delta: JSON.stringify({ path: text.slice(4) || '/tmp/x' }) })
+    else if (text.startsWith('ext')) yield chunk({ type: 'tool_call', id, name: 'lookup', delta: JSON.stringify({ q: text.slice(4) }) })
+    else if (text.startsWith('slow')) yield chunk({ type: 'tool_call', id, name: 'slow', delta: JSON.stringify({ ms: Number(text.slice(5)) || 2000 }) })
+    else if (text === 'fail') throw new ModelError({ type: 'rate_limit', message: 'Too many requests' })
+    else if (text.startsWith('stream')) {
+      const n = Number(text.slice(7)) || 10
+      for (let i = 0; i < n; i++) {
+        await sleep(deltaMs, signal)
+        yield chunk({ type: 'text', delta: `${i} ` })
+      }
+    } else yield chunk({ type: 'text', delta: `ok: ${text}` })
+    yield chunk({ type: 'usage', input_tokens: 3, output_tokens: 2 })
+  },
+})
+
+export const sessionTools = (): Tool[] => [
+  defineTool({ name: 'delete_file', description: 'Deletes a file (asks first)', input: z.object({ path: z.string() }), permission: 'ask', execute: ({ path }) => `deleted ${path}` }),
+  defineTool({ name: 'lookup', description: 'Runs on the client', input: z.object({ q: z.string() }), external: true }),
+  defineTool({
+    name: 'slow', description: 'Waits', input: z.object({ ms: z.number() }),
+    execute: async ({ ms }, { signal }) => {
+      await sleep(ms, signal)
+      return 'slow done'
+    },
+  }),
+]
+
+/** The agent options a hub gives every session in the specs. */
+export const sessionAgent = (deltaMs = 5) => () => ({ name: 'Friday', model: sessionModel(deltaMs), tools: sessionTools() })
