@@ -22,10 +22,10 @@ const SECURITY = {
   'cache-control': 'no-cache',
 }
 
-/** dist/web beside the built module (dist/lib/webPage.js) or, when run from source, in the tree. */
+/** dist/web beside the built module (dist/lib/webPage.js), or dist/web of the tree when run from source (web/ there holds the sources, without app.js). */
 const defaultDir = (): string => {
   const built = fileURLToPath(new URL('../web/', import.meta.url))
-  return existsSync(`${built}index.html`) ? built : fileURLToPath(new URL('../dist/web/', import.meta.url))
+  return existsSync(`${built}app.js`) ? built : fileURLToPath(new URL('../dist/web/', import.meta.url))
 }
 
 export const webPage = ({ dir = defaultDir() }: { dir?: string } = {}) =>

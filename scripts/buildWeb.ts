@@ -39,4 +39,4 @@ export const buildWeb = async (outDir = WEB_OUT): Promise<void> => {
   await copyFile(`${root}web/app.css`, `${outDir}/app.css`)
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildWeb()
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) void buildWeb()

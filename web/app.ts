@@ -118,7 +118,7 @@ export const App = ({ api }: { api: Api }) => {
           </${Session.Provider}>
           ${past ? null : html`<${Composer} status=${status} onSend=${(t: string) => live.send(t)} onStop=${() => live.stop()} />`}` : null}
       </main>
-      ${live ? html`<div id="timeline" class="timeline-wrap">
+      ${live && showTimeline ? html`<div id="timeline" class="timeline-wrap">
         <${TimelinePanel} rows=${live.timeline.rows} version=${version} picked=${past?.seq ?? null} onPick=${pick} />
       </div>` : null}
     </div>`

@@ -9,6 +9,17 @@ import { TIMEOUT, lastReply, msgText, newSession, replyText, send, serverState, 
 import { serve, type Served } from './helpers/server.js'
 
 const test = suite('web/chat')
+
+// Records each text the latest reply shows, and whether it was marked as replying at that moment.
+const WATCH_REPLY = `
+  window.__seen = []
+  new MutationObserver(() => {
+    const replies = document.querySelectorAll('article.msg-assistant')
+    const last = replies[replies.length - 1]
+    const text = last ? [...last.querySelectorAll(':scope > .text')].map((t) => t.textContent).join('') : ''
+    const seen = window.__seen
+    if (text && seen[seen.length - 1]?.text !== text) seen.push({ text, live: !!last.querySelector('.badge.live') })
+  }).observe(document.querySelector('.conversation'), { subtree: true, childList: true, characterData: true })`
 let browser: Browser
 let server: Served
 
@@ -24,10 +35,15 @@ test.after(async () => {
 test('a message sent with Enter streams its answer; thinking is collapsed; usage shows', async () => {
   const page = await browser.page()
   const id = await newSession(page, server.url)
+  await page.evaluate(WATCH_REPLY)
   await send(page, 'hello')
-  await page.getByText('replying…').waitFor({ timeout: TIMEOUT })
   await waitReady(page)
-  assert.is(await replyText(page), 'Hello! I am a scripted agent.')
+  const final = 'Hello! I am a scripted agent.'
+  assert.is(await replyText(page), final)
+  const seen = await page.evaluate(() => (window as unknown as { __seen: { text: string; live: boolean }[] }).__seen)
+  const partial = seen.filter((s) => s.live && s.text.length < final.length)
+  assert.ok(partial.length >= 2, `the answer was seen growing while the reply ran: ${JSON.stringify(seen)}`)
+  assert.ok(partial.every((s) => final.startsWith(s.text)))
   const thinking = lastReply(page).locator('details.thinking')
   assert.is(await thinking.getAttribute('open'), null)
   assert.is(await thinking.locator('summary').textContent(), 'Thinking')
@@ -113,7 +129,7 @@ test('two tabs on one session stay in step: one sends, the other streams it and 
   assert.is(await replyText(first), await replyText(second))
   await send(second, 'hello')
   await waitReady(second)
-  await first.getByText('Hello! I am a scripted agent.').waitFor({ timeout: TIMEOUT })
+  await lastReply(first).getByText('Hello! I am a scripted agent.').waitFor({ timeout: TIMEOUT })
   const state = await serverState(server.url, id)
   assert.is(state.context.length, 4)
   await first.close()

@@ -35,6 +35,7 @@ export const launchBrowser = async (): Promise<Browser> => {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 },
   })
+  context.setDefaultTimeout(10_000)
   const pages = new Set<Page>(context.pages())
   return {
     context,

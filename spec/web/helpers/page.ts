@@ -14,18 +14,25 @@ export const newSession = async (page: Page, url: string): Promise<string> => {
   return id
 }
 
+/** Sends `text` with Enter and waits until the page shows it as the latest message of the session. */
 export const send = async (page: Page, text: string): Promise<void> => {
   const box = page.getByLabel('Message')
+  const before = await page.locator('article.msg-user').count()
   await box.fill(text)
   await box.press('Enter')
+  await page.waitForFunction((n) => document.querySelectorAll('article.msg-user').length > n, before, { timeout: TIMEOUT })
 }
 
 export const replies = (page: Page): Locator => page.locator('article.msg-assistant')
 export const lastReply = (page: Page): Locator => replies(page).last()
 
-/** Waits until the page says the agent is idle again. */
-export const waitReady = (page: Page): Promise<void> =>
-  page.getByRole('status').filter({ hasText: 'Ready.' }).waitFor({ timeout: TIMEOUT })
+/** Waits until the page says the agent is idle again, with the reply to the last message shown. */
+export const waitReady = (page: Page): Promise<unknown> =>
+  page.waitForFunction(() => {
+    const articles = document.querySelectorAll('article.msg')
+    return document.querySelector('.status-line')?.textContent === 'Ready.' &&
+      (articles.length === 0 || articles[articles.length - 1].classList.contains('msg-assistant'))
+  }, undefined, { timeout: TIMEOUT })
 
 /** Waits until the last reply's text is at least `chars` long (it is streaming). */
 export const waitText = (page: Page, chars: number): Promise<unknown> =>

@@ -11,7 +11,7 @@ import { sleep } from '../../../lib/abort.js'
 // A 2x2 red PNG.
 export const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg=='
 
-export const LONG_TEXT = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ')
+export const LONG_TEXT = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ')
 
 const paced = (text: string, pieces: number, ms: number): ScriptStep[] =>
   say(text, pieces).flatMap((chunk) => [{ type: 'delay', ms }, chunk])
@@ -38,7 +38,7 @@ const turn = (request: ModelRequest): ScriptStep[] => {
   const stream = /^stream (\d+)$/.exec(text)
   if (stream) return [...say('x'.repeat(Number(stream[1])), Number(stream[1])), usage(5, Number(stream[1]))]
   switch (text) {
-    case 'long': return [...paced(LONG_TEXT, 400, 15), usage(12, 400)]
+    case 'long': return [...paced(LONG_TEXT, 200, 15), usage(12, 200)]
     case 'slow tool': return [...say('Searching.'), ...callTool(id, 'slow_search', { query: 'agents' }, 3), usage(10, 6)]
     case 'approve': return [...say('I will send it.'), ...callTool(id, 'send_email', { to: 'ann@example.com', subject: 'Hi' }, 3), usage(10, 6)]
     case 'external': return [...callTool(id, 'pick_color', { palette: 'warm' }, 2), usage(10, 4)]
