@@ -14,7 +14,7 @@ const STOPS = Number(process.env.BENCH_STOPS ?? 100)
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN
 
-/** A model that streams `count` text deltas, each carrying the time it was made; yields to the loop every 50. */
+/** A model that streams `count` text deltas, each carrying the time it was made; it pauses `pauseMs` before each, or yields to the loop every 50. */
 const stampingModel = (count: number, pauseMs = 0): ChatModel => ({
   name: 'stamping',
   async *stream(_request, { signal }) {
@@ -89,7 +89,7 @@ export const serverBench = async () => {
     await bare.close()
   }
 
-  const slowHub = createHub({ store: memoryStore(), agent: () => ({ name: 'bench', model: stampingModel(1_000_000, 2) }), maxLive: STOPS * 2 })
+  const slowHub = createHub({ store: memoryStore(), agent: () => ({ name: 'bench', model: stampingModel(1_000_000, 20) }), maxLive: STOPS * 2 })
   const slow = await listen(createServer({ hub: slowHub, limits: { openReplies: STOPS * 2 } }), { port: 0 })
   try {
     const stops = await Promise.all(Array.from({ length: STOPS }, async () => {
