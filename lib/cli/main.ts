@@ -8,9 +8,10 @@ import { UsageError } from './command.js'
 import { chat } from './chat.js'
 import { inspect } from './inspect.js'
 import { replay } from './replay.js'
+import { serve } from './serve.js'
 import { validate } from './validate.js'
 
-export const commands: Record<string, Command> = { chat, replay, inspect, validate }
+export const commands: Record<string, Command> = { chat, replay, inspect, validate, serve }
 
 export const processIo: Io = {
   out: (text) => void process.stdout.write(`${text}\n`),

@@ -67,6 +67,7 @@ export const createHub = (options: HubOptions): Hub => {
       })
       live.add(session)
       live.trim()
+      server?.opened(session_id)
       return session
     } catch (error) {
       await log.close().catch(() => undefined)
@@ -106,6 +107,22 @@ export const createHub = (options: HubOptions): Hub => {
     live: (session_id) => live.get(session_id),
   }
 
+  // Requests routed here by other processes, for the sessions this hub holds.
+  const server = store.routing?.serve({
+    has: (session_id) => !!live.get(session_id) && !live.get(session_id)!.failed,
+    sessions: () => live.values().map((s) => s.session_id),
+    async run(session_id, command) {
+      const session = live.get(session_id)
+      if (!session || session.failed) return null
+      const release = live.use(session)
+      try {
+        return await execute(session.agent, command)
+      } finally {
+        release()
+      }
+    },
+  })
+
   return {
     create: (o) => store.create(o),
     list: (o) => store.list(o),
@@ -120,6 +137,7 @@ export const createHub = (options: HubOptions): Hub => {
     async close() {
       if (closed) return
       closed = true
+      server?.stop()
       live.stop()
       await Promise.allSettled([...opening.values()])
       await Promise.all(live.values().map(evict))

@@ -53,14 +53,23 @@ export interface SessionRouting {
    * here if its owner is gone (the request is then answered here).
    */
   send(session_id: string, command: Command, takeOver: () => Promise<void>): Promise<AgentEvent[]>
-  /** Registers the hub that answers requests for the sessions it holds open; returns a function that stops it. */
-  serve(owner: SessionOwner): () => void
+  /** Registers the hub that answers requests for the sessions it holds open. */
+  serve(owner: SessionOwner): SessionServer
 }
 
 export interface SessionOwner {
   /** The session is open in this process. */
   has(session_id: string): boolean
-  run(session_id: string, command: Command): Promise<AgentEvent[]>
+  /** The sessions open in this process. */
+  sessions(): string[]
+  /** Applies a command to the session held here; null when it is no longer held here. */
+  run(session_id: string, command: Command): Promise<AgentEvent[] | null>
+}
+
+export interface SessionServer {
+  /** The session was just opened here: its waiting requests are answered now. */
+  opened(session_id: string): void
+  stop(): void
 }
 
 export interface HubOptions {

@@ -1,0 +1,79 @@
+// The store's lease connection: one connection of the pool kept for the store's life. It holds a
+// session-level advisory lock per session this process owns (PostgreSQL releases them all by
+// itself when the connection dies, so a crashed owner frees its sessions at once) and carries the
+// appends of those sessions, so a write can never outlive its lock. Losing it fails every owned log.
+import type { Pool, PoolClient } from 'pg'
+import { AgentError } from '../errors.js'
+import { isConnectionLoss, unavailable } from './errors.js'
+import { leaseKey } from './sql.js'
+
+export class Lease {
+  private client: PoolClient | null = null
+  private connecting: Promise<PoolClient> | null = null
+  private closed = false
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly schema: string,
+    private readonly onLost: (error: AgentError) => void,
+  ) {}
+
+  private connect(): Promise<PoolClient> {
+    if (this.closed) return Promise.reject(new AgentError('CLOSED', 'The session store is closed; create a new one.'))
+    if (this.client) return Promise.resolve(this.client)
+    this.connecting ??= this.pool.connect().then((client) => {
+      const lost = (error: unknown) => this.lost(client, error ?? new Error('Connection terminated'))
+      client.on('error', lost)
+      client.on('end', () => lost(new Error('Connection terminated')))
+      this.client = client
+      this.connecting = null
+      return client
+    }, (error: unknown) => {
+      this.connecting = null
+      throw unavailable(error, 'connecting')
+    })
+    return this.connecting
+  }
+
+  private lost(client: PoolClient, error: unknown) {
+    if (this.client !== client) return
+    this.client = null
+    client.release(true)
+    this.onLost(unavailable(error, 'holding the sessions\' leases (the connection was lost; every reply it carried ends here)'))
+  }
+
+  /** Runs a statement on the lease connection; a lost connection fails every owned log. */
+  async query<R extends object>(text: string, values: unknown[], doing: string): Promise<R[]> {
+    const client = await this.connect()
+    try {
+      return (await client.query<R>(text, values)).rows
+    } catch (error) {
+      if (isConnectionLoss(error)) this.lost(client, error)
+      throw unavailable(error, doing)
+    }
+  }
+
+  /** Takes the session's lease; false when another connection (another process) holds it. */
+  async lock(session_id: string): Promise<boolean> {
+    const [row] = await this.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [leaseKey(this.schema, session_id)], `taking the lease of session ${session_id}`)
+    return row.locked
+  }
+
+  async unlock(session_id: string): Promise<void> {
+    if (!this.client) return // the connection is gone, and its locks with it
+    await this.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [leaseKey(this.schema, session_id)], `releasing the lease of session ${session_id}`).catch(() => undefined)
+  }
+
+  /** The backend pid of the lease connection (specs terminate it), or null when not connected. */
+  async pid(): Promise<number> {
+    const [row] = await this.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', [], 'reading the backend pid')
+    return row.pid
+  }
+
+  close(): void {
+    this.closed = true
+    const client = this.client
+    this.client = null
+    client?.release(true)
+  }
+}

@@ -1,0 +1,98 @@
+// Reading a session back from PostgreSQL: its row, its snapshot (trusted only when the state
+// matches its checksum, is at the seq it claims, and the event at that seq is still the one it was
+// made after), and its events after a position, each checked like a file log's line and required
+// to follow the one before it (no gap, no duplicate).
+import crypto from 'node:crypto'
+import type { Pool, PoolClient } from 'pg'
+import { AgentError } from '../errors.js'
+import type { AgentEvent } from '../events.js'
+import { checkEvent } from '../fileLog/check.js'
+import type { SessionInfo } from '../hub/types.js'
+import { notFound } from '../stores/sessions.js'
+import { initialState, type AgentState } from '../../reducers/state.js'
+import { unavailable } from './errors.js'
+import type { Names } from './sql.js'
+
+export type Queryable = Pick<Pool | PoolClient, 'query'>
+
+export const sha256 = (text: string): string => crypto.createHash('sha256').update(text).digest('hex')
+const stateKeys = Object.keys(initialState()).sort().join()
+
+interface SessionRow { session_id: string; created_at: Date; updated_at: Date; status: SessionInfo['status']; last_seq: string; metadata: Record<string, unknown> }
+
+export const toInfo = (row: SessionRow): SessionInfo => ({
+  session_id: row.session_id, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(),
+  status: row.status, last_seq: Number(row.last_seq), metadata: row.metadata,
+})
+
+export const SESSION_COLUMNS = 'session_id, created_at, updated_at, status, last_seq, metadata'
+
+export const query = async <R extends object>(db: Queryable, n: Names, doing: string, text: string, values: unknown[] = []): Promise<R[]> => {
+  try {
+    return (await db.query<R>(text, values)).rows
+  } catch (error) {
+    throw unavailable(error, doing)
+  }
+}
+
+export const loadInfo = async (db: Queryable, n: Names, session_id: string): Promise<SessionInfo> => {
+  const [row] = await query<SessionRow>(db, n, `reading session ${session_id}`, `SELECT ${SESSION_COLUMNS} FROM ${n.sessions} WHERE session_id = $1`, [session_id])
+  if (!row) throw notFound(session_id)
+  return toInfo(row)
+}
+
+/** The events of a session after `fromSeq`, parsed and checked; `texts` gets their stored JSON when given. */
+export const loadEvents = async (db: Queryable, n: Names, session_id: string, fromSeq: number, texts?: string[]): Promise<AgentEvent[]> => {
+  const rows = await query<{ seq: string; body: string }>(db, n, `reading the events of session ${session_id}`,
+    `SELECT seq, body FROM ${n.events} WHERE session_id = $1 AND seq > $2 ORDER BY seq`, [session_id, fromSeq])
+  const events: AgentEvent[] = []
+  let expected = fromSeq + 1
+  for (const { seq, body } of rows) {
+    const at = Number(seq)
+    if (at !== expected) throw damaged(session_id, at, `event ${expected} is missing (the next stored is ${at})`)
+    let value: unknown
+    try {
+      value = JSON.parse(body)
+    } catch {
+      throw damaged(session_id, at, 'its body is not JSON')
+    }
+    const problem = checkEvent(value)
+    if (problem !== null) throw damaged(session_id, at, `not a valid event: ${problem}`)
+    const event = value as AgentEvent
+    if (event.metadata.seq !== undefined && event.metadata.seq !== at) throw damaged(session_id, at, `it is stamped seq ${JSON.stringify(event.metadata.seq)}`)
+    events.push(event)
+    texts?.push(body)
+    expected++
+  }
+  return events
+}
+
+const damaged = (session_id: string, seq: number, why: string) =>
+  new AgentError('INVALID_LOG', `Event ${seq} of session ${session_id} is damaged: ${why}. The events table was changed behind the store's back; export what is readable (agentlog export) and repair it.`, { session_id, seq })
+
+export interface Snapshot { seq: number; state: AgentState }
+
+/** The session's snapshot when it can be trusted, else null (`onIgnored` says why). */
+export const loadSnapshot = async (db: Queryable, n: Names, session_id: string, lastSeq: number, onIgnored?: (why: string) => void): Promise<Snapshot | null> => {
+  const [row] = await query<{ seq: string; event_id: string; state: string; state_sha256: string; body: string | null }>(db, n, `reading the snapshot of session ${session_id}`,
+    `SELECT s.seq, s.event_id, s.state, s.state_sha256, e.body FROM ${n.snapshots} s LEFT JOIN ${n.events} e ON e.session_id = s.session_id AND e.seq = s.seq WHERE s.session_id = $1`, [session_id])
+  if (!row) return null
+  const seq = Number(row.seq)
+  const ignore = (why: string) => {
+    onIgnored?.(why)
+    return null
+  }
+  if (seq > lastSeq || row.body === null) return ignore(`stale: made at event ${seq}, which the log does not hold`)
+  if (sha256(row.state) !== row.state_sha256) return ignore('damaged: the state does not match its checksum')
+  let eventId: unknown
+  try {
+    eventId = (JSON.parse(row.body) as { id?: unknown }).id
+  } catch {
+    return ignore(`stale: event ${seq} is not JSON`)
+  }
+  if (eventId !== row.event_id) return ignore(`stale: event ${seq} is not the one it was made after`)
+  const state = JSON.parse(row.state) as AgentState
+  if (state?.seq !== seq) return ignore(`damaged: its state is at event ${state?.seq} but it says ${seq}`)
+  if (Object.keys(state).sort().join() !== stateKeys) return ignore('written by another agentlog version (the state has other fields)')
+  return { seq, state }
+}

@@ -1,0 +1,58 @@
+// `agentlog serve --scripted` as a real child process serves the web page at /: the page loads in
+// Chromium, starts a session and shows the scripted model's answer; the page's assets carry a
+// content security policy and the page's routes (tools, fork) answer.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { buildWeb } from '../../scripts/buildWeb.js'
+import { chromiumAvailable, launchBrowser } from './helpers/browser.js'
+import { lastReply, newSession, send, waitReady } from './helpers/page.js'
+
+const test = suite('web/serve')
+const bin = fileURLToPath(new URL('../../bin/agentlog.js', import.meta.url))
+
+test('agentlog serve --scripted serves the page at /, and the page talks to it', async () => {
+  await buildWeb()
+  const dir = mkdtempSync(join(tmpdir(), 'agentlog-web-serve-'))
+  const child = spawn(process.execPath, [bin, 'serve', '--scripted', '--port', '0', '--store', dir], { env: { PATH: process.env.PATH ?? '' } })
+  let out = ''
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d
+      const found = /the web page is at (http:\/\/\S+)\//.exec(out)
+      if (found) resolve(found[1])
+    })
+    void exited.then(() => reject(new Error(`serve exited: ${out}`)))
+  })
+  const browser = await launchBrowser()
+  try {
+    const index = await fetch(`${url}/`)
+    assert.is(index.status, 200)
+    assert.match(index.headers.get('content-security-policy') ?? '', "default-src 'self'")
+    assert.match(await index.text(), '<script type="module" src="./app.js">')
+    assert.match((await fetch(`${url}/app.js`)).headers.get('content-type') ?? '', 'text/javascript')
+    const page = await browser.page()
+    const id = await newSession(page, url)
+    await send(page, 'hi')
+    await waitReady(page)
+    assert.match(await lastReply(page).textContent() ?? '', 'scripted model')
+    const tools = (await (await fetch(`${url}/sessions/${id}/tools`)).json()) as { tools: unknown[] }
+    assert.ok(Array.isArray(tools.tools))
+    assert.is((await fetch(`${url}/sessions/nope/tools`)).status, 404)
+    const bad = await fetch(`${url}/sessions/${id}/fork`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seq: -1 }) })
+    assert.is(bad.status, 400)
+    assert.is(((await bad.json()) as { code: string }).code, 'INVALID_INPUT')
+  } finally {
+    await browser.close()
+    child.kill('SIGTERM')
+    assert.is(await exited, 0)
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+if (chromiumAvailable('web/serve')) test.run()
