@@ -22,29 +22,26 @@ try {
   await agent.close()
 
   const page = await browser.page()
-  await page.addInitScript(() => {
-    const w = window as unknown as { __longTasks: number[] }
-    w.__longTasks = []
-    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__longTasks.push(e.duration))).observe({ type: 'longtask', buffered: true })
-  })
+  // Browser-side code as strings: tsx names inner functions with a helper the page does not have.
+  await page.addInitScript({ content: `
+    window.__longTasks = []
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__longTasks.push(e.duration))).observe({ type: 'longtask', buffered: true })` })
   const opened = Date.now()
   await page.goto(`${server.url}/#/sessions/${encodeURIComponent(session_id)}`)
   await page.waitForFunction((n) => document.querySelectorAll('article.msg').length === n, messages, { timeout: 60_000, polling: 'raf' })
   const firstRender = Date.now() - opened
   const loadTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks.splice(0))
 
-  await page.evaluate(() => {
-    const w = window as unknown as { __touched: Set<Element>; __frames: number }
-    w.__touched = new Set()
-    w.__frames = 0
+  await page.evaluate(`
+    window.__touched = new Set()
+    window.__frames = 0
     const earlier = [...document.querySelectorAll('article.msg')]
     new MutationObserver((records) => records.forEach((r) => {
       const article = (r.target instanceof Element ? r.target : r.target.parentElement)?.closest('article.msg')
-      if (article && earlier.includes(article)) w.__touched.add(article)
-    })).observe(document.querySelector('.conversation')!, { subtree: true, childList: true, characterData: true, attributes: true })
-    const count = () => { w.__frames++; requestAnimationFrame(count) }
-    requestAnimationFrame(count)
-  })
+      if (article && earlier.includes(article)) window.__touched.add(article)
+    })).observe(document.querySelector('.conversation'), { subtree: true, childList: true, characterData: true, attributes: true })
+    const count = () => { window.__frames++; requestAnimationFrame(count) }
+    requestAnimationFrame(count)`)
   const started = Date.now()
   await page.getByLabel('Message').fill(`stream ${DELTAS}`)
   await page.getByLabel('Message').press('Enter')

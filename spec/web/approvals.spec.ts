@@ -7,6 +7,7 @@ import { chromiumAvailable, launchBrowser, screenshot, type Browser } from './he
 import { TIMEOUT, lastReply, newSession, send, serverState, waitReady } from './helpers/page.js'
 import { serve, type Served } from './helpers/server.js'
 import type { Page } from 'playwright-core'
+import { PNG_SIZE } from './helpers/playbook.js'
 
 const test = suite('web/approvals')
 let browser: Browser
@@ -108,7 +109,7 @@ test('an image a tool returns is shown; Stop while a reply waits for approval cl
   await send(page, 'image')
   await waitReady(page)
   const image = page.getByRole('region', { name: 'Tool call draw' }).getByRole('img')
-  assert.is(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), 2)
+  assert.is(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), PNG_SIZE)
   await asking(page)
   await page.getByRole('button', { name: 'Stop' }).click()
   await page.getByRole('region', { name: 'Tool call send_email' }).getByText('Stopped by you').waitFor({ timeout: TIMEOUT })

@@ -91,6 +91,28 @@ test('Redux DevTools receives each event with its state; jumping there shows tha
   await page.close()
 })
 
+test('the sessions list opens a session by its button and deletes one after a confirmation', async () => {
+  const page = await browser.page()
+  const first = await newSession(page, server.url)
+  await send(page, 'hello')
+  await waitReady(page)
+  const second = await newSession(page, server.url)
+  const list = page.getByRole('navigation', { name: 'Sessions' })
+  await list.getByRole('button', { name: new RegExp(`^${first}`) }).click()
+  await page.waitForURL((u) => u.hash.endsWith(encodeURIComponent(first)), { timeout: TIMEOUT })
+  await page.getByText('Hello! I am a scripted agent.').waitFor({ timeout: TIMEOUT })
+  assert.match(await list.getByRole('button', { name: new RegExp(`^${first}`) }).textContent() ?? '', /idle/)
+  const dialogs: string[] = []
+  page.on('dialog', (dialog) => { dialogs.push(dialog.message()); void dialog.accept() })
+  await list.getByRole('button', { name: `Delete session ${first}` }).click()
+  await page.getByText('Open a session or start a new one.').waitFor({ timeout: TIMEOUT })
+  await list.getByRole('button', { name: `Delete session ${first}` }).waitFor({ state: 'detached', timeout: TIMEOUT })
+  assert.match(dialogs[0], first)
+  assert.is((await fetch(`${server.url}/sessions/${first}`)).status, 404)
+  assert.is((await fetch(`${server.url}/sessions/${second}`)).status, 200)
+  await page.close()
+})
+
 test('keyboard only: Tab reaches the controls in order, focus is visible, Enter sends; phone width stacks', async () => {
   const page = await browser.page()
   await newSession(page, server.url)

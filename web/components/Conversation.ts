@@ -3,12 +3,14 @@
 import type { AgentState } from '../../reducers/state.js'
 import { html } from '../html.js'
 import { Message } from './Message.js'
+import { useStickToEnd } from './stick.js'
 
 export const Conversation = ({ state, live }: { state: AgentState; live: boolean }) => {
   const waiting = live ? state.waiting_for.map((c) => c.id).join(' ') : ''
   const empty = state.context.length === 0 && !state.reply_msg
+  const ref = useStickToEnd<HTMLDivElement>(state)
   return html`
-    <div class="conversation">
+    <div class="conversation" ref=${ref}>
       ${empty ? html`<p class="muted empty">Nothing said yet. Write a message below.</p>` : null}
       ${state.context.map((msg) => html`<${Message} key=${msg.id} msg=${msg} waiting="" streaming=${false} />`)}
       ${state.reply_msg ? html`<${Message} key=${state.reply_msg.id} msg=${state.reply_msg} waiting=${waiting} streaming=${state.status === 'running'} />` : null}

@@ -4,6 +4,7 @@
 import { memo } from 'preact/compat'
 import { useState } from 'preact/hooks'
 import { html } from '../html.js'
+import { useStickToEnd } from './stick.js'
 import type { TimelineRow } from '../timeline.js'
 
 const PAGE = 200
@@ -32,12 +33,13 @@ export interface TimelinePanelProps {
   onPick: (row: TimelineRow) => void
 }
 
-export const TimelinePanel = memo(({ rows, picked, onPick }: TimelinePanelProps) => {
+export const TimelinePanel = memo(({ rows, version, picked, onPick }: TimelinePanelProps) => {
   const [shown, setShown] = useState(PAGE)
+  const ref = useStickToEnd<HTMLElement>(version)
   const from = Math.max(0, rows.length - shown)
   const visible = rows.slice(from)
   return html`
-    <aside class="timeline" aria-label="Timeline">
+    <aside class="timeline" aria-label="Timeline" ref=${ref}>
       <h2>Timeline <span class="muted small">${rows.length} rows</span></h2>
       ${from > 0 ? html`<button type="button" class="more" onClick=${() => setShown(shown + PAGE * 5)}>Show earlier events (${from})</button>` : null}
       <ol>
