@@ -19,7 +19,12 @@ export class Api {
     if (this.token) headers.authorization = `Bearer ${this.token}`
     const res = await fetch(this.base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
     const text = await res.text()
-    const json = text ? JSON.parse(text) : null
+    let json: { message?: string } | null = null
+    try {
+      json = text ? JSON.parse(text) : null
+    } catch {
+      // not JSON (a proxy's error page): reported by status below
+    }
     if (!res.ok) throw new Error(json?.message ?? `${method} ${path} failed with HTTP ${res.status}`)
     return json as T
   }

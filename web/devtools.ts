@@ -9,7 +9,7 @@ interface DevToolsConnection {
   subscribe(listener: (message: { type: string; payload?: { type: string }; state?: string }) => void): (() => void) | void
   unsubscribe?(): void
 }
-interface DevToolsExtension { connect(options: { name: string }): DevToolsConnection }
+interface DevToolsExtension { connect(options: { name: string; maxAge?: number }): DevToolsConnection }
 
 export interface DevTools {
   event(event: AgentEvent, state: AgentState): void
@@ -21,7 +21,8 @@ const JUMPS = new Set(['JUMP_TO_STATE', 'JUMP_TO_ACTION'])
 export const connectDevTools = (name: string, initial: AgentState, onJump: (state: AgentState) => void): DevTools | null => {
   const extension = (globalThis as { __REDUX_DEVTOOLS_EXTENSION__?: DevToolsExtension }).__REDUX_DEVTOOLS_EXTENSION__
   if (!extension) return null
-  const connection = extension.connect({ name })
+  // maxAge bounds what the extension keeps: it holds a copy of the state for each action.
+  const connection = extension.connect({ name, maxAge: 500 })
   connection.init(initial)
   const stop = connection.subscribe((message) => {
     if (message.type === 'DISPATCH' && message.payload && JUMPS.has(message.payload.type) && message.state)

@@ -15,10 +15,10 @@ import { lastReply, newSession, send, waitReady } from './helpers/page.js'
 const test = suite('web/serve')
 const bin = fileURLToPath(new URL('../../bin/agentlog.js', import.meta.url))
 
-test('agentlog serve --scripted serves the page at /, and the page talks to it', async () => {
+const start = async (args: string[] = []) => {
   await buildWeb()
   const dir = mkdtempSync(join(tmpdir(), 'agentlog-web-serve-'))
-  const child = spawn(process.execPath, [bin, 'serve', '--scripted', '--port', '0', '--store', dir], { env: { PATH: process.env.PATH ?? '' } })
+  const child = spawn(process.execPath, [bin, 'serve', '--scripted', '--port', '0', '--store', dir, ...args], { env: { PATH: process.env.PATH ?? '' } })
   let out = ''
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
   const url = await new Promise<string>((resolve, reject) => {
@@ -29,6 +29,11 @@ test('agentlog serve --scripted serves the page at /, and the page talks to it',
     })
     void exited.then(() => reject(new Error(`serve exited: ${out}`)))
   })
+  return { child, dir, exited, url }
+}
+
+test('agentlog serve --scripted serves the page at /, and the page talks to it', async () => {
+  const { child, dir, exited, url } = await start()
   const browser = await launchBrowser()
   try {
     const index = await fetch(`${url}/`)
@@ -47,6 +52,28 @@ test('agentlog serve --scripted serves the page at /, and the page talks to it',
     const bad = await fetch(`${url}/sessions/${id}/fork`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seq: -1 }) })
     assert.is(bad.status, 400)
     assert.is(((await bad.json()) as { code: string }).code, 'INVALID_INPUT')
+  } finally {
+    await browser.close()
+    child.kill('SIGTERM')
+    assert.is(await exited, 0)
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('with --token the page sends the token given in its address; without it the API refuses', async () => {
+  const token = 'page-spec-token-1'
+  const { child, dir, exited, url } = await start(['--token', token])
+  const browser = await launchBrowser()
+  try {
+    const page = await browser.page()
+    await page.goto(`${url}/`)
+    await page.getByRole('alert').filter({ hasText: /token/i }).waitFor()
+    const id = await newSession(page, `${url}/?token=${token}`)
+    await send(page, 'hi')
+    await waitReady(page)
+    assert.match(await lastReply(page).textContent() ?? '', 'scripted model')
+    assert.is((await fetch(`${url}/sessions/${id}`)).status, 401)
+    assert.is((await fetch(`${url}/sessions/${id}`, { headers: { authorization: `Bearer ${token}` } })).status, 200)
   } finally {
     await browser.close()
     child.kill('SIGTERM')

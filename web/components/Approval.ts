@@ -20,7 +20,13 @@ export const checkArguments = (text: string, schema: Record<string, unknown> | u
     return `Not valid JSON: ${(error as Error).message}`
   }
   if (!schema) return null
-  const parsed = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]).safeParse(value)
+  let check: z.ZodType
+  try {
+    check = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0])
+  } catch {
+    return null // a schema zod cannot read: the agent checks the input when the call runs
+  }
+  const parsed = check.safeParse(value)
   if (parsed.success) return null
   return parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`).join('; ')
 }
