@@ -21,7 +21,7 @@ import type { ChatModel } from './model.js'
 import { admitInput, checkAgentOptions, checkReplyOptions } from './options.js'
 import { ReplyRun, type ReplyOptions } from './replyRun.js'
 import { createStore, type Store } from './store.js'
-import type { Tool } from './tools.js'
+import { callerTool, type Tool } from './tools.js'
 
 export const DEFAULT_INTERRUPT_TEXT = 'I notice the interruption. How can I help you?'
 
@@ -50,6 +50,9 @@ export class Agent {
   private readonly store: Store
   private readonly logStore: LogStore
   private readonly deps: AgentDeps
+  /** The agent's tools and, after them, the caller's tools of the current reply (ReplyOptions.externalTools). */
+  private readonly tools: Map<string, Tool>
+  private callerToolNames: string[] = []
   private readonly effects: Subscription
 
   constructor(options: AgentOptions) {
@@ -61,7 +64,8 @@ export class Agent {
     this.name = name
     this.interruptText = options.interruptText ?? DEFAULT_INTERRUPT_TEXT
     this.logStore = log
-    this.deps = { name, session_id, sysPrompt, model, tools: new Map(tools.map((t) => [t.name, t])), maxIters, clock }
+    this.tools = new Map(tools.map((t) => [t.name, t]))
+    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, maxIters, clock }
     this.store = createStore({ reducer: rootReducer, initialState: restored, log })
     this.effects = this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
     log.onFailure?.((error) => this.stopOnLogFailure(error))
@@ -155,9 +159,18 @@ export class Agent {
 
   private start(input: AgentInput, options: ReplyOptions): ReplyRun {
     checkReplyOptions(options)
+    const callerTools = options.externalTools?.map(callerTool)
     const event = this.admit(input)
     if (options.signal?.aborted) throw new AgentError('INVALID_OPTION', 'The signal passed to the reply is already aborted; nothing was started.')
+    if (callerTools) this.offerCallerTools(callerTools)
     return new ReplyRun(this, this.store, event, options)
+  }
+
+  /** Replaces the caller's tools of the previous reply with these (the agent's own tools keep their names). */
+  private offerCallerTools(callerTools: Tool[]): void {
+    for (const name of this.callerToolNames) this.tools.delete(name)
+    this.callerToolNames = callerTools.filter((t) => !this.tools.has(t.name)).map((t) => t.name)
+    for (const tool of callerTools) if (!this.tools.has(tool.name)) this.tools.set(tool.name, tool)
   }
 
   /** Validates input and checks it against the state; returns the event to dispatch, or null for a no-op. */

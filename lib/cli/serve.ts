@@ -1,6 +1,7 @@
 // `agentlog serve`: the HTTP service (native API and AG-UI) over a hub. The agent comes from a
 // module exporting the agent options (or a function of the session id) as `default` or `agent`,
-// or from --scripted (the demo model, no key needed). Sessions live in a directory by default.
+// or from --scripted (the demo model, no key needed). Sessions live in a directory by default, or in
+// PostgreSQL (several `serve` processes on one database answer for every session).
 // It binds to 127.0.0.1 unless told otherwise, and then only with a token; the token is never printed.
 // The web page (dist/web) is served at /.
 import { resolve } from 'node:path'
@@ -31,25 +32,29 @@ const scriptedAgent: AgentFactory = () => {
   return { name: 'assistant', sysPrompt: 'You are a helpful assistant.', model: choice.model }
 }
 
-const openStore = async (where: string): Promise<SessionStore> => {
+/** A directory, or a PostgreSQL URL (agentlog/postgres, loaded only then: `pg` is an optional peer). */
+const openStore = async (where: string, schema: string | undefined): Promise<SessionStore> => {
   if (!/^postgres(ql)?:\/\//.test(where)) return directoryStore(where)
-  throw new AgentError('INVALID_OPTION', 'This build has no PostgreSQL store yet; serve with --store <directory>.')
+  const { postgresStore } = await import('../postgres.js')
+  const store = postgresStore({ connectionString: where, ...(schema ? { schema } : {}) })
+  await store.migrate()
+  return store
 }
 
 export const serve: Command = {
   summary: 'Serve agents over HTTP: the native event API and AG-UI 1.0.',
-  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://…] [--port 8787] [--host 127.0.0.1] [--token T]',
+  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--token T]',
   async run(args, io) {
     const { values } = parse(args, {
       agent: { type: 'string' }, scripted: { type: 'boolean' }, store: { type: 'string' },
-      port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' },
+      port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' }, schema: { type: 'string' },
     }, [])
     if (!values.agent === !values.scripted) throw new UsageError('give --agent ./module.ts or --scripted (one of them)')
     const port = Number(values.port ?? 8787)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number; received ${String(values.port)}`)
     const token = (values.token as string | undefined) ?? process.env.AGENTLOG_TOKEN
     const agent = values.scripted ? scriptedAgent : await loadAgent(values.agent as string)
-    const store = await openStore((values.store as string | undefined) ?? './sessions')
+    const store = await openStore((values.store as string | undefined) ?? './sessions', values.schema as string | undefined)
     const hub = createHub({ store, agent })
     const listening = await listen(withWebPage(createServer({ hub, page: { store, agent }, ...(token ? { token } : {}) })), { port, host: (values.host as string | undefined) ?? '127.0.0.1' })
       .catch(async (error: unknown) => {

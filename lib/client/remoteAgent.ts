@@ -9,7 +9,7 @@ import { selectEndedReply } from '../../reducers/selectors.js'
 import { initialState, type AgentState } from '../../reducers/state.js'
 import type { AgentInput } from '../agent.js'
 import { AgentError } from '../errors.js'
-import type { AgentEvent, OutputEvent } from '../events.js'
+import { isOutputEvent, type AgentEvent, type OutputEvent } from '../events.js'
 import type { Msg } from '../messages.js'
 import { readSse, responseError } from './sse.js'
 
@@ -63,21 +63,47 @@ export class RemoteAgent {
     return this.state
   }
 
-  /** Starts or resumes a reply and yields its output events; leaving early or the signal interrupts it. */
+  /**
+   * Starts or resumes a reply and yields its output events; leaving early or the signal interrupts
+   * it. A stream cut by the network goes on from the session's followed log, from the last seq seen.
+   */
   async *replyStream(input: AgentInput | string, options: RemoteReplyOptions = {}): AsyncGenerator<OutputEvent> {
     const response = await this.send('POST', '/replies', { input })
     const onAbort = () => void this.interrupt().catch(() => {})
     options.signal?.addEventListener('abort', onAbort)
     let ended = false
+    let seq = 0
+    let reply_id: string | null = null
     try {
-      for await (const message of readSse(response)) {
-        const event = message.data as OutputEvent
-        ended = event.type === 'REPLY_END' || event.type === 'REQUIRE_USER_CONFIRM' || event.type === 'REQUIRE_EXTERNAL_EXECUTION'
-        yield event
+      try {
+        for await (const message of readSse(response)) {
+          const event = message.data as OutputEvent
+          seq = Number(message.id) || seq
+          reply_id ??= event.reply_id
+          ended = isTerminal(event)
+          yield event
+        }
+      } catch (error) {
+        if (error instanceof AgentError || reply_id === null) throw error
       }
+      if (!ended && reply_id !== null) yield* this.replyFromLog(reply_id, seq)
+      ended = true
     } finally {
       options.signal?.removeEventListener('abort', onAbort)
       if (!ended) await this.interrupt().catch(() => {})
+    }
+  }
+
+  /** The rest of reply `reply_id` after `seq`, as the followed log receives it. */
+  private async *replyFromLog(reply_id: string, seq: number): AsyncGenerator<OutputEvent> {
+    for (;;) {
+      while (seq < this.entries.length) {
+        const event = this.entries[seq++]
+        if (!isOutputEvent(event) || event.reply_id !== reply_id) continue
+        yield event
+        if (isTerminal(event)) return
+      }
+      await this.reach(seq + 1)
     }
   }
 
@@ -176,5 +202,8 @@ export class RemoteAgent {
     return new Promise((resolve) => this.waiters.push({ seq, resolve }))
   }
 }
+
+const isTerminal = (event: OutputEvent): boolean =>
+  event.type === 'REPLY_END' || event.type === 'REQUIRE_USER_CONFIRM' || event.type === 'REQUIRE_EXTERNAL_EXECUTION'
 
 export const remoteAgent = (options: RemoteAgentOptions): RemoteAgent => new RemoteAgent(options)

@@ -1,9 +1,11 @@
 // The AG-UI 1.0 endpoint: one POST per run, answered by an SSE stream of AG-UI events. threadId is
 // the session (created on first use); the run's input is planned against the session's state
-// (agui/fromAgUi.ts), sent through the hub, and the reply's events are mapped (agui/toAgUi.ts).
+// (agui/fromAgUi.ts), sent through the hub with the run's front-end tools as external tools, and
+// the reply's events are mapped (agui/toAgUi.ts).
 // The connection closing is the Stop button: the reply is interrupted through the hub.
 import { AgentError } from '../errors.js'
 import type { Hub, SessionHandle } from '../hub/types.js'
+import type { CallerToolSpec } from '../tools.js'
 import { parseRunInput, planRun } from './agui/fromAgUi.js'
 import { createAgUiRun, type AgUiRun } from './agui/toAgUi.js'
 import type { AgUiEvent } from './agui/types.js'
@@ -53,7 +55,7 @@ const respond = async (ctx: AgUiContext, sink: SseSink, threadId: string, run: R
     if (plan.kind === 'none') return send([...mapped.start(), ...mapped.finish()])
     release = ctx.replies.acquire('process')
     if (plan.reply_id) send(mapped.start())
-    for await (const event of handle.replyStream(plan.input, { signal })) send(mapped.map(event))
+    for await (const event of handle.replyStream(plan.input, { signal, externalTools: frontEndTools(run) })) send(mapped.map(event))
     send(mapped.finish())
   } catch (error) {
     const { code, message } = error instanceof AgentError ? error : { code: 'INTERNAL', message: 'The server failed while running the agent.' }
@@ -62,6 +64,12 @@ const respond = async (ctx: AgUiContext, sink: SseSink, threadId: string, run: R
     release?.()
   }
 }
+
+/** The run's front-end tools, offered to the model as external tools of this run. */
+const frontEndTools = (run: ReturnType<typeof parseRunInput>): CallerToolSpec[] =>
+  (run.tools ?? []).map(({ name, description, parameters }) => ({
+    name, description, ...(typeof parameters === 'object' && parameters !== null && !Array.isArray(parameters) ? { parameters: parameters as Record<string, unknown> } : {}),
+  }))
 
 /** The session of a thread, created on its first run. */
 const openThread = async (hub: Hub, session_id: string): Promise<SessionHandle> => {

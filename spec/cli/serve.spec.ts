@@ -1,7 +1,6 @@
 // `agentlog serve` as a real child process on 127.0.0.1: the scripted agent answers over HTTP and
 // its sessions land in the --store directory; an --agent module is loaded; a public host without a
 // token is refused; the token is never printed; SIGTERM stops it with exit code 0.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,27 +8,12 @@ import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { readSse } from '../../lib/client/sse.js'
+import { serveProcess } from '../helpers/serveProcess.js'
 
 const test = suite('cli/serve')
-const bin = fileURLToPath(new URL('../../bin/agentlog.js', import.meta.url))
 const lib = fileURLToPath(new URL('../../lib/index.ts', import.meta.url))
 
-const serve = (args: string[]) => {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], { env: { PATH: process.env.PATH ?? '' } }) as ChildProcessWithoutNullStreams
-  const out = { stdout: '', stderr: '' }
-  child.stdout.on('data', (d) => (out.stdout += d))
-  child.stderr.on('data', (d) => (out.stderr += d))
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      const found = /listening on (http:\/\/\S+)/.exec(out.stdout)
-      if (found) resolve(found[1])
-    })
-    void exited.then(() => reject(new Error(`serve exited: ${out.stderr}`)))
-  })
-  url.catch(() => {}) // a run that is meant to fail is checked through `exited`
-  return { child, out, exited, url }
-}
+const serve = serveProcess
 
 const replyText = async (url: string, session: string, input: string) => {
   const response = await fetch(`${url}/sessions/${session}/replies`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer serve-spec-token' }, body: JSON.stringify({ input }) })

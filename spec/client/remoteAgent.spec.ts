@@ -4,7 +4,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
-import { AgentError, callTool, defineTool, remoteAgent, replay, say, scriptedModel, type AgentEvent, type AgentState, type OutputEvent } from '../../lib/index.js'
+import { AgentError, callTool, defineTool, isOutputEvent, remoteAgent, replay, say, scriptedModel, type AgentEvent, type AgentState, type OutputEvent } from '../../lib/index.js'
 import { newSession, startServer, type AgentFactory } from '../server/helpers.js'
 
 const test = suite('client/remoteAgent')
@@ -14,12 +14,12 @@ const chatty = (chunkDelayMs = 0): AgentFactory => () => ({
 })
 const serverState = async (url: string, id: string) => (await (await fetch(`${url}/sessions/${id}`)).json()) as AgentState
 
-/** A fetch whose first `drops` event streams are cut after `bytes` bytes (mid-event), as a flaky network would. */
-const flakyFetch = (drops: number, bytes: number): typeof fetch => {
+/** A fetch whose first `drops` streams of `path` are cut after `bytes` bytes (mid-event), as a flaky network would. */
+const flakyFetch = (drops: number, bytes: number, path = '/events'): typeof fetch => {
   let left = drops
   return async (input, init) => {
     const response = await fetch(input, init)
-    if (!String(input).includes('/events') || left-- <= 0 || !response.body) return response
+    if (!String(input).includes(path) || left-- <= 0 || !response.body) return response
     const reader = response.body.getReader()
     let sent = 0
     const cut = new ReadableStream<Uint8Array>({
@@ -76,6 +76,25 @@ test('it reconnects after dropped connections from its last seq: no gap, no dupl
     assert.equal(synced, truth)
     assert.is(seen.length, truth.seq, 'every event once')
     assert.equal(seen.map((e) => e.metadata.seq), Array.from({ length: truth.seq }, (_, i) => i + 1))
+  } finally {
+    remote.close()
+    await server.close()
+  }
+})
+
+test('a reply stream cut by the network goes on from the followed log: every event once, and the reply is not stopped', async () => {
+  const server = await startServer(chatty(5))
+  const id = await newSession(server.url)
+  const remote = remoteAgent({ url: server.url, session: id, fetch: flakyFetch(1, 900, '/replies') })
+  try {
+    const events: OutputEvent[] = []
+    for await (const event of remote.replyStream('hi')) events.push(event)
+    const truth = await remote.sync()
+    const expected = remote.log.filter(isOutputEvent)
+    assert.equal(events.map((e) => e.id), expected.map((e) => e.id))
+    const end = events.at(-1)!
+    assert.is(end.type === 'REPLY_END' && end.finished_reason, 'completed')
+    assert.is(truth.context.at(-1)!.finished_reason, 'completed')
   } finally {
     remote.close()
     await server.close()

@@ -17,7 +17,6 @@ const test = suite('server/agui')
 const removed: string[] = []
 const remove = defineTool({ name: 'remove', description: 'Removes a file', input: z.object({ path: z.string() }), permission: 'ask', execute: ({ path }) => (removed.push(path), `removed ${path}`) })
 const lookup = defineTool({ name: 'lookup', description: 'Looks up', input: z.object({ q: z.string() }), execute: ({ q }) => `found ${q}` })
-const browser = defineTool({ name: 'browser', description: 'Front-end browser', input: z.object({ url: z.string() }), external: true })
 
 const serve = (turns: ScriptedTurn[], tools: Tool[] = [], extra: { chunkDelayMs?: number; maxIters?: number } = {}) =>
   startServer(() => ({ name: 'Friday', tools, ...(extra.maxIters ? { maxIters: extra.maxIters } : {}), model: scriptedModel(turns, { chunkDelayMs: extra.chunkDelayMs ?? 0 }) }))
@@ -105,18 +104,25 @@ for (const [name, payload, expected] of [
   })
 }
 
-test('a front-end tool: pendingToolCallIds, then the tool message of the next run resumes the reply', async () => {
-  const server = await serve([[...callTool('b-1', 'browser', { url: 'https://example.org' })], [...say('The page says hi.')]], [browser])
+test('a front-end tool of the run: offered to the model as given, pendingToolCallIds, then the tool message of the next run resumes the reply', async () => {
+  const model = scriptedModel([[...callTool('b-1', 'browser', { url: 'https://example.org' })], [...say('The page says hi.')]])
+  const server = await startServer(() => ({ name: 'Friday', tools: [lookup], model }))
   try {
     const agent = new HttpAgent({ url: `${server.url}/ag-ui`, threadId: 'thread-front' })
     agent.addMessage({ id: 'u-1', role: 'user', content: 'open it' })
-    const first = await run(agent, { tools: [{ name: 'browser', description: 'Opens a page', parameters: { type: 'object' } }] })
+    const parameters = { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] }
+    const first = await run(agent, { tools: [{ name: 'browser', description: 'Opens a page', parameters }] })
+    assert.equal(model.requests[0].tools.map((t) => t.name), ['lookup', 'browser'])
+    assert.equal(model.requests[0].tools[1], { name: 'browser', description: 'Opens a page', input_schema: parameters })
     assert.equal(first.events.at(-1)!.outcome, { type: 'success', pendingToolCallIds: ['b-1'] })
     agent.addMessage({ id: 'tool-1', role: 'tool', toolCallId: 'b-1', content: 'hi' })
     const second = await run(agent)
     assert.is(second.failed, null)
     assert.not.ok(second.events.some((e) => e.type === 'TOOL_CALL_RESULT'), 'the front end\'s own result is not echoed')
     assert.is(agent.messages.at(-1)!.content, 'The page says hi.')
+    assert.equal(model.requests[1].tools.map((t) => t.name), ['lookup'], 'the next run offered no front-end tool')
+    const result = model.requests[1].messages.at(-1)!.content.find((b) => b.type === 'tool_result')
+    assert.is(result && result.type === 'tool_result' && result.output, 'hi')
   } finally {
     await server.close()
   }

@@ -155,4 +155,22 @@ test('refusals are JSON { code, message } with their status and change nothing',
   }
 })
 
+test('open replies per process are limited (429 LIMIT_REACHED); the slot is free again when the reply ends', async () => {
+  const server = await startServer(chatty(10), { limits: { openReplies: 1 } })
+  try {
+    const one = await newSession(server.url)
+    const two = await newSession(server.url)
+    const running = await post(`${server.url}/sessions/${one}/replies`, { input: 'hi' })
+    const refused = await post(`${server.url}/sessions/${two}/replies`, { input: 'hi' })
+    assert.is(refused.status, 429)
+    assert.is(((await refused.json()) as { code: string }).code, 'LIMIT_REACHED')
+    assert.is((await state(server.url, two)).seq, 0)
+    await readAll(running)
+    const later = await readAll(await post(`${server.url}/sessions/${two}/replies`, { input: 'hi' }))
+    assert.is(later.at(-1)!.event.type, 'REPLY_END')
+  } finally {
+    await server.close()
+  }
+})
+
 test.run()
