@@ -4,7 +4,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { chromiumAvailable, launchBrowser, screenshot, type Browser } from './helpers/browser.js'
-import { TIMEOUT, lastReply, newSession, send, serverState, waitReady } from './helpers/page.js'
+import { CONTRAST_CHECK, TIMEOUT, lastReply, newSession, send, serverState, waitReady } from './helpers/page.js'
 import { serve, type Served } from './helpers/server.js'
 import type { Page } from 'playwright-core'
 import { PNG_SIZE } from './helpers/playbook.js'
@@ -34,6 +34,7 @@ test('Approve runs the asking call and the reply goes on to its answer', async (
   const id = await newSession(page, server.url)
   const card = await asking(page)
   assert.ok(await page.getByRole('status').filter({ hasText: 'waits for you' }).isVisible())
+  assert.equal(await page.evaluate(CONTRAST_CHECK), [], 'text contrast is at least 4.5:1 on the approval card')
   await screenshot(page, 'approval')
   await card.getByRole('button', { name: 'Approve', exact: true }).click()
   await waitReady(page)

@@ -4,7 +4,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { chromiumAvailable, launchBrowser, screenshot, type Browser } from './helpers/browser.js'
-import { TIMEOUT, newSession, replyText, send, serverState, waitReady } from './helpers/page.js'
+import { CONTRAST_CHECK, TIMEOUT, newSession, replyText, send, serverState, waitReady } from './helpers/page.js'
 import { serve, type Served } from './helpers/server.js'
 
 const test = suite('web/travel')
@@ -135,6 +135,8 @@ test('keyboard only: Tab reaches the controls in order, focus is visible, Enter 
   const unnamed = await page.evaluate(() => [...document.querySelectorAll('button, textarea, input')]
     .filter((el) => !(el.getAttribute('aria-label') || el.textContent?.trim() || (el.id && document.querySelector(`label[for="${el.id}"]`)) || el.closest('label'))).length)
   assert.is(unnamed, 0, 'every control has a label')
+  const lowContrast = await page.evaluate(CONTRAST_CHECK)
+  assert.equal(lowContrast, [], 'text contrast is at least 4.5:1 (WCAG AA)')
   await page.setViewportSize({ width: 390, height: 844 })
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
   assert.is(overflow, 0, 'nothing wider than a phone screen')

@@ -54,3 +54,30 @@ export const serverState = async (url: string, id: string): Promise<AgentState> 
 /** The text of a message as the page shows it (text blocks joined). */
 export const msgText = (msg: AgentState['context'][number]): string =>
   msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+
+// Every element with its own text: WCAG contrast of its colour on the first opaque background
+// behind it; returns those under 4.5:1.
+export const CONTRAST_CHECK = `(() => {
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number)
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4 }
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b)
+  }
+  const background = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor)
+      if (c.length < 4 || c[3] > 0.99) return c.slice(0, 3)
+    }
+    return [255, 255, 255]
+  }
+  const low = []
+  for (const el of document.querySelectorAll('body *')) {
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue
+    const style = getComputedStyle(el)
+    if (style.visibility === 'hidden' || style.display === 'none') continue
+    const a = lum(rgb(style.color)), b = lum(background(el))
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)
+    if (ratio < 4.5) low.push(el.tagName + '.' + el.className + ' ' + ratio.toFixed(2) + ' ' + el.textContent.trim().slice(0, 20))
+  }
+  return low
+})()`
