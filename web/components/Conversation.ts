@@ -1,9 +1,15 @@
-// The conversation of a state: the context's messages, then the reply in progress. Only the reply
-// in progress changes while text streams; the other messages keep their identity and are skipped.
+// The conversation of a state: the context's messages, then the reply in progress. While text
+// streams only the reply in progress changes: the context keeps its identity, so its list is
+// skipped as a whole, and each message is memoised on its own object too.
+import { memo } from 'preact/compat'
+import type { Msg } from '../../lib/messages.js'
 import type { AgentState } from '../../reducers/state.js'
 import { html } from '../html.js'
 import { Message } from './Message.js'
 import { useStickToEnd } from './stick.js'
+
+const Context = memo(({ context }: { context: Msg[] }) =>
+  html`${context.map((msg) => html`<${Message} key=${msg.id} msg=${msg} waiting="" streaming=${false} />`)}`)
 
 export const Conversation = ({ state, live }: { state: AgentState; live: boolean }) => {
   const waiting = live ? state.waiting_for.map((c) => c.id).join(' ') : ''
@@ -12,7 +18,7 @@ export const Conversation = ({ state, live }: { state: AgentState; live: boolean
   return html`
     <div class="conversation" ref=${ref}>
       ${empty ? html`<p class="muted empty">Nothing said yet. Write a message below.</p>` : null}
-      ${state.context.map((msg) => html`<${Message} key=${msg.id} msg=${msg} waiting="" streaming=${false} />`)}
+      <${Context} context=${state.context} />
       ${state.reply_msg ? html`<${Message} key=${state.reply_msg.id} msg=${state.reply_msg} waiting=${waiting} streaming=${state.status === 'running'} />` : null}
     </div>`
 }
