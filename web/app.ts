@@ -33,12 +33,13 @@ export const App = ({ api }: { api: Api }) => {
   const [tools, setTools] = useState<ToolInfo[]>([])
   const [past, setPast] = useState<Past | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const [listError, setListError] = useState<string | null>(null)
   const [version, bump] = useReducer((n: number) => n + 1, 0)
   const redraw = useCallback(() => bump(undefined), [])
   const [showTimeline, setShowTimeline] = useState(false)
 
   const refresh = useCallback(() => {
-    api.sessions().then((page) => setSessions(page.items), (e: Error) => setError(e.message))
+    api.sessions().then((page) => { setSessions(page.items); setListError(null) }, (e: Error) => setListError(e.message))
   }, [api])
   const attempt = (work: Promise<unknown>) => work.catch((e: Error) => setError(e.message))
 
@@ -98,7 +99,7 @@ export const App = ({ api }: { api: Api }) => {
         ${live ? html`<button type="button" aria-expanded=${showTimeline} aria-controls="timeline"
           onClick=${() => setShowTimeline(!showTimeline)}>${showTimeline ? 'Hide timeline' : 'Timeline'}</button>` : null}
       </header>
-      <${SessionList} sessions=${sessions} current=${current} onOpen=${goTo} onNew=${create} onDelete=${remove} />
+      <${SessionList} sessions=${sessions} problem=${listError} current=${current} onOpen=${goTo} onNew=${create} onDelete=${remove} />
       <main class="chat" aria-label="Conversation">
         ${error ? html`<div class="banner error" role="alert">${error} <button type="button" onClick=${() => setError(null)}>Dismiss</button></div>` : null}
         ${live?.error ? html`<div class="banner error" role="alert">${live.error}</div>` : null}

@@ -148,6 +148,7 @@ test('a dropped connection shows a banner, then the page resumes from where it w
   await dropped
   await banner.waitFor({ state: 'detached', timeout: TIMEOUT })
   await waitReady(page)
+  assert.is(await page.getByRole('alert').count(), 0, 'no error is left on screen once the connection is back')
   const state = await serverState(server.url, id)
   assert.is(await replyText(page), msgText(state.context[state.context.length - 1]))
   await page.close()

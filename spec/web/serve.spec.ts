@@ -67,7 +67,7 @@ test('with --token the page sends the token given in its address; without it the
   try {
     const page = await browser.page()
     await page.goto(`${url}/`)
-    await page.getByRole('alert').filter({ hasText: /token/i }).waitFor()
+    await page.getByRole('navigation', { name: 'Sessions' }).getByRole('status').filter({ hasText: /Could not refresh the list: .*token/i }).waitFor()
     const id = await newSession(page, `${url}/?token=${token}`)
     await send(page, 'hi')
     await waitReady(page)

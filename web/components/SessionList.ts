@@ -6,19 +6,22 @@ import { ago } from '../present.js'
 
 export interface SessionListProps {
   sessions: SessionInfo[]
+  /** Why the list could not be refreshed (it shows the last one it had); null when it could. */
+  problem: string | null
   current: string | null
   onOpen: (id: string) => void
   onNew: () => void
   onDelete: (id: string) => void
 }
 
-export const SessionList = ({ sessions, current, onOpen, onNew, onDelete }: SessionListProps) => html`
+export const SessionList = ({ sessions, problem, current, onOpen, onNew, onDelete }: SessionListProps) => html`
   <nav class="sessions" aria-label="Sessions">
     <div class="sessions-head">
       <h2>Sessions</h2>
       <button type="button" class="primary" onClick=${onNew}>New session</button>
     </div>
-    ${sessions.length === 0 ? html`<p class="muted">No sessions yet.</p>` : null}
+    ${problem ? html`<p class="problem small" role="status">Could not refresh the list: ${problem}</p>` : null}
+    ${sessions.length === 0 && !problem ? html`<p class="muted">No sessions yet.</p>` : null}
     <ul>
       ${sessions.map((s) => html`
         <li key=${s.session_id} class=${s.session_id === current ? 'current' : ''}>
