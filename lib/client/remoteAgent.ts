@@ -1,8 +1,9 @@
 // remoteAgent: the agent's surface over HTTP, for browsers and Node. It follows the session's
 // events (GET /events from the last seq it holds, again after any dropped connection, skipping what
-// it already has) and folds them with the same reducers as the server, so `replay(remote.log)`
-// equals the server's state. Replies stream from POST /replies; leaving one early or aborting its
-// signal interrupts it, as with a local agent. No agent logic lives here.
+// it already has; `connection$` says whether that stream is live) and folds them with the same
+// reducers as the server, so `replay(remote.log)` equals the server's state. Replies stream from
+// POST /replies; leaving one early or aborting its signal interrupts it, as with a local agent.
+// No agent logic lives here.
 import { BehaviorSubject, Observable, Subject } from 'rxjs'
 import { rootReducer } from '../../reducers/root.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
