@@ -155,6 +155,50 @@ test('refusals are JSON { code, message } with their status and change nothing',
   }
 })
 
+test('POST /input: deny and submit shorthands, and a plain input event', async () => {
+  const remove = defineTool({ name: 'remove', description: 'Removes', input: z.object({ path: z.string() }), permission: 'ask', execute: ({ path }) => `removed ${path}` })
+  const browse = defineTool({ name: 'browse', description: 'In the browser', input: z.object({ url: z.string() }), external: true })
+  const server = await startServer(() => ({
+    name: 'Friday', tools: [remove, browse],
+    model: scriptedModel([[...callTool('c-1', 'remove', { path: '/a' })], [...say('Not removed.')], [...callTool('b-1', 'browse', { url: 'u' })], [...say('Seen.')], [...callTool('c-2', 'remove', { path: '/b' })]]),
+  }))
+  const untilEnd = async (id: string, from: number) => readAll(await fetch(`${server.url}/sessions/${id}/events?from_seq=${from}`), (e) => e.type === 'REPLY_END')
+  try {
+    const id = await newSession(server.url)
+    let seq = (await readAll(await post(`${server.url}/sessions/${id}/replies`, { input: 'remove /a' }))).at(-1)!.seq
+    assert.is((await post(`${server.url}/sessions/${id}/input`, { deny: { tool_call_id: 'c-1', reason: 'no' } })).status, 200)
+    let rest = await untilEnd(id, seq)
+    assert.ok(rest.some(({ event }) => event.type === 'TOOL_RESULT_END' && event.state === 'denied'))
+    seq = (await readAll(await post(`${server.url}/sessions/${id}/replies`, { input: 'browse' }))).at(-1)!.seq
+    const submitted = await post(`${server.url}/sessions/${id}/input`, { submit: { tool_call_id: 'b-1', result: 'page text' } })
+    assert.ok(((await submitted.json()) as { events: { type: string }[] }).events.some((e) => e.type === 'EXTERNAL_EXECUTION_RESULT'))
+    rest = await untilEnd(id, seq)
+    assert.ok(rest.some(({ event }) => event.type === 'TOOL_RESULT_TEXT_DELTA' && event.delta === 'page text'))
+    seq = (await readAll(await post(`${server.url}/sessions/${id}/replies`, { input: 'remove /b' }))).at(-1)!.seq
+    const { reply_id } = await state(server.url, id)
+    const interrupt = await post(`${server.url}/sessions/${id}/input`, { id: 'ui-1', created_at: new Date().toISOString(), metadata: {}, type: 'USER_INTERRUPT', reply_id })
+    assert.is(interrupt.status, 200)
+    rest = await untilEnd(id, seq)
+    const end = rest.at(-1)!.event
+    assert.is(end.type === 'REPLY_END' && end.finished_reason, 'interrupted')
+  } finally {
+    await server.close()
+  }
+})
+
+test('a closed store answers 503 with a code', async () => {
+  const server = await startServer(chatty())
+  try {
+    const id = await newSession(server.url)
+    await server.hub.close()
+    const response = await post(`${server.url}/sessions/${id}/replies`, { input: 'hi' })
+    assert.is(response.status, 503)
+    assert.ok(['CLOSED', 'LOG_UNAVAILABLE'].includes(((await response.json()) as { code: string }).code))
+  } finally {
+    await server.close()
+  }
+})
+
 test('open replies per process are limited (429 LIMIT_REACHED); the slot is free again when the reply ends', async () => {
   const server = await startServer(chatty(10), { limits: { openReplies: 1 } })
   try {
