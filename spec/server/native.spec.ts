@@ -4,7 +4,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
-import { callTool, defineTool, replay, say, scriptedModel, type AgentState } from '../../lib/index.js'
+import { callTool, defineTool, replay, say, scriptedModel, type AgentEvent, type AgentState } from '../../lib/index.js'
+import { readSse } from '../../lib/client/sse.js'
 import { eventsUpTo, newSession, post, readAll, startServer, type AgentFactory } from './helpers.js'
 
 const test = suite('server/native')
@@ -88,16 +89,21 @@ test('POST /interrupt resolves once REPLY_END(interrupted) is in the log', async
   try {
     const id = await newSession(server.url)
     const reply = await post(`${server.url}/sessions/${id}/replies`, { input: 'hi' })
-    const reader = readAll(reply)
-    await new Promise((resolve) => setTimeout(resolve, 60))
-    const stopped = await post(`${server.url}/sessions/${id}/interrupt`, {})
-    assert.is(stopped.status, 200)
-    const after = await state(server.url, id)
-    assert.is(after.status, 'idle')
-    const events = await reader
-    const end = events.at(-1)!.event
+    const events: AgentEvent[] = []
+    let stopped: Promise<Response> | null = null
+    let after: Promise<AgentState> | null = null
+    for await (const message of readSse(reply)) {
+      events.push(message.data as AgentEvent)
+      if (!stopped && events.at(-1)!.type === 'TEXT_BLOCK_DELTA') {
+        stopped = post(`${server.url}/sessions/${id}/interrupt`, {})
+        after = stopped.then(() => state(server.url, id))
+      }
+    }
+    assert.is((await stopped!).status, 200)
+    assert.is((await after!).status, 'idle', 'idle once the interrupt has answered')
+    const end = events.at(-1)!
     assert.is(end.type === 'REPLY_END' && end.finished_reason, 'interrupted')
-    assert.is(after.seq, events.at(-1)!.seq)
+    assert.is((await after!).seq, end.metadata.seq)
   } finally {
     await server.close()
   }
@@ -203,7 +209,7 @@ test('a closed store answers 503 with a code', async () => {
 })
 
 test('open replies per process are limited (429 LIMIT_REACHED); the slot is free again when the reply ends', async () => {
-  const server = await startServer(chatty(10), { limits: { openReplies: 1 } })
+  const server = await startServer(chatty(40), { limits: { openReplies: 1 } })
   try {
     const one = await newSession(server.url)
     const two = await newSession(server.url)
