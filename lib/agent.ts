@@ -153,8 +153,12 @@ export class Agent {
 
   /** Interrupts a running reply, then flushes and releases the log. */
   async close(): Promise<void> {
-    if (this.state.status === 'running') this.cancel(this.state.reply_id!)
-    await this.logStore.close()
+    try {
+      if (this.state.status === 'running') this.cancel(this.state.reply_id!)
+    } finally {
+      // A log that failed refuses the closing events; it is released all the same.
+      await this.logStore.close()
+    }
   }
 
   private start(input: AgentInput, options: ReplyOptions): ReplyRun {

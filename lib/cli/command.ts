@@ -2,6 +2,7 @@
 // `run(args, io)` that returns the exit code. Output goes through `io`, so specs run commands in
 // process and read what they print. Shared helpers: option parsing and loading a log file.
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { AgentError } from '../errors.js'
 import type { AgentEvent } from '../events.js'
 import { readLogFile } from '../fileLog/read.js'
 
@@ -15,6 +16,13 @@ export interface Command {
   usage: string
   run(args: string[], io: Io): number | Promise<number>
 }
+
+/**
+ * An AgentError, also one from a second copy of the module (the Postgres store is loaded with a
+ * dynamic import, which a CommonJS loader such as the specs' may instantiate apart).
+ */
+export const isAgentError = (error: unknown): error is AgentError =>
+  error instanceof AgentError || (error instanceof Error && error.name === 'AgentError' && typeof (error as AgentError).code === 'string')
 
 /** A mistake in the command line: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {

@@ -1,7 +1,8 @@
-// `agentlog inspect FILE [--json]`: what happened in a log at a glance: replies with their end
+// `agentlog inspect SOURCE [--json]` (a file, or a session of a store): what happened in a log at a glance: replies with their end
 // reasons and durations, usage totals, tool calls by state, pauses and interrupts. It reads the
 // file; it never calls a model or runs a tool.
-import { loadLog, parse, type Command } from './command.js'
+import { parse, type Command } from './command.js'
+import { loadSource, SOURCE_OPTIONS, SOURCE_USAGE } from './source.js'
 import { quote } from './render.js'
 import { summarize } from './summary.js'
 
@@ -11,11 +12,11 @@ const counts = (states: Record<string, number>) => Object.entries(states).map(([
 
 export const inspect: Command = {
   summary: 'replies, usage, tool calls by state, pauses and interrupts of a log',
-  usage: 'agentlog inspect FILE [--json]',
-  run(args, io) {
-    const { values, positionals } = parse(args, { json: { type: 'boolean' } }, ['FILE'])
-    const [file] = positionals
-    const s = summarize(loadLog(file, io))
+  usage: `agentlog inspect ${SOURCE_USAGE} [--json]`,
+  async run(args, io) {
+    const { values, positionals } = parse(args, { json: { type: 'boolean' }, ...SOURCE_OPTIONS }, ['SOURCE'])
+    const { label: file, events } = await loadSource(positionals[0], values, io)
+    const s = summarize(events)
     if (values.json) {
       io.out(JSON.stringify({ file, ...s }, null, 2))
       return 0

@@ -1,17 +1,18 @@
 // The `agentlog` CLI: a subcommand dispatcher over the `commands` map. A new subcommand is one
 // file exporting a Command (see command.ts) plus one line in the map. The inspection commands
-// (replay, inspect, validate) read logs only: they never call a model or run a tool. Exit codes:
+// (replay, inspect, validate, sessions, export) read logs only: they never call a model or run a tool. Exit codes:
 // 0 ok, 1 failure, 2 usage.
-import { AgentError } from '../errors.js'
 import type { Command, Io } from './command.js'
-import { UsageError } from './command.js'
+import { isAgentError, UsageError } from './command.js'
 import { chat } from './chat.js'
 import { inspect } from './inspect.js'
 import { replay } from './replay.js'
 import { serve } from './serve.js'
+import { sessions } from './sessions.js'
+import { exportSession, importSession } from './transfer.js'
 import { validate } from './validate.js'
 
-export const commands: Record<string, Command> = { chat, replay, inspect, validate, serve }
+export const commands: Record<string, Command> = { chat, replay, inspect, validate, sessions, export: exportSession, import: importSession, serve }
 
 export const processIo: Io = {
   out: (text) => void process.stdout.write(`${text}\n`),
@@ -49,7 +50,7 @@ export const main = async (argv: readonly string[], io: Io = processIo): Promise
       io.err(`agentlog ${name}: ${error.message}\nusage: ${command.usage}`)
       return 2
     }
-    if (error instanceof AgentError) {
+    if (isAgentError(error)) {
       io.err(`agentlog ${name}: ${error.message}`)
       return 1
     }

@@ -1,18 +1,18 @@
-// `agentlog replay FILE [--at SEQ] [--json]`: the log as a readable timeline (one line per event,
+// `agentlog replay SOURCE [--at SEQ] [--json]` (a file, or a session of a store): the log as a readable timeline (one line per event,
 // deltas coalesced into their text), then the context after the last event shown. It reads the
 // file and folds it; it never calls a model or runs a tool.
 import { stateAt } from '../timeTravel.js'
-import { intOption, loadLog, parse, UsageError, type Command } from './command.js'
+import { intOption, parse, UsageError, type Command } from './command.js'
+import { loadSource, SOURCE_OPTIONS, SOURCE_USAGE } from './source.js'
 import { renderContext } from './render.js'
 import { timeline } from './timeline.js'
 
 export const replay: Command = {
   summary: 'show a log as a timeline, then the context at that point',
-  usage: 'agentlog replay FILE [--at SEQ] [--json]',
-  run(args, io) {
-    const { values, positionals } = parse(args, { at: { type: 'string' }, json: { type: 'boolean' } }, ['FILE'])
-    const [file] = positionals
-    const events = loadLog(file, io)
+  usage: `agentlog replay ${SOURCE_USAGE} [--at SEQ] [--json]`,
+  async run(args, io) {
+    const { values, positionals } = parse(args, { at: { type: 'string' }, json: { type: 'boolean' }, ...SOURCE_OPTIONS }, ['SOURCE'])
+    const { label: file, events } = await loadSource(positionals[0], values, io)
     const at = intOption('at', values.at) ?? events.length
     if (at > events.length) throw new UsageError(`--at ${at} is past the end of ${file}, which holds ${events.length} events`)
     const entries = timeline(events.slice(0, at))

@@ -7,14 +7,14 @@
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { AgentError } from '../errors.js'
-import type { HubOptions, SessionStore } from '../hub/types.js'
+import type { HubOptions } from '../hub/types.js'
 import { createHub } from '../hub/hub.js'
 import { createServer } from '../server/index.js'
 import { listen } from '../server/listen.js'
-import { directoryStore } from '../stores/directory.js'
 import { withWebPage } from '../webPage.js'
 import { resolveChatModel } from './chatModel.js'
 import { parse, UsageError, type Command } from './command.js'
+import { openStore } from './source.js'
 
 type AgentFactory = HubOptions['agent']
 
@@ -32,15 +32,6 @@ const scriptedAgent: AgentFactory = () => {
   return { name: 'assistant', sysPrompt: 'You are a helpful assistant.', model: choice.model }
 }
 
-/** A directory, or a PostgreSQL URL (agentlog/postgres, loaded only then: `pg` is an optional peer). */
-const openStore = async (where: string, schema: string | undefined): Promise<SessionStore> => {
-  if (!/^postgres(ql)?:\/\//.test(where)) return directoryStore(where)
-  const { postgresStore } = await import('../postgres.js')
-  const store = postgresStore({ connectionString: where, ...(schema ? { schema } : {}) })
-  await store.migrate()
-  return store
-}
-
 export const serve: Command = {
   summary: 'Serve agents over HTTP: the native event API and AG-UI 1.0.',
   usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--token T]',
@@ -54,7 +45,8 @@ export const serve: Command = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number; received ${String(values.port)}`)
     const token = (values.token as string | undefined) ?? process.env.AGENTLOG_TOKEN
     const agent = values.scripted ? scriptedAgent : await loadAgent(values.agent as string)
-    const store = await openStore((values.store as string | undefined) ?? './sessions', values.schema as string | undefined)
+    const store = await openStore((values.store as string | undefined) ?? './sessions', values.schema as string | undefined, true)
+    await store.migrate?.()
     const hub = createHub({ store, agent })
     const listening = await listen(withWebPage(createServer({ hub, page: { store, agent }, ...(token ? { token } : {}) })), { port, host: (values.host as string | undefined) ?? '127.0.0.1' })
       .catch(async (error: unknown) => {

@@ -1,23 +1,23 @@
-// `agentlog validate FILE [--json]`: checks every line against the event schemas and the log
+// `agentlog validate SOURCE [--json]` (a file, or a session of a store): checks every line against the event schemas and the log
 // against the invariants of REFERENCE.md section 5; prints the first violations with their line
 // numbers (line = seq + 1: line 1 is the version marker). Exit code 0 when valid, 1 otherwise.
-import { AgentError } from '../errors.js'
 import { checkLog } from '../logCheck.js'
-import { loadLog, parse, type Command } from './command.js'
+import { isAgentError, parse, type Command } from './command.js'
+import { loadSource, SOURCE_OPTIONS, SOURCE_USAGE } from './source.js'
 
 const SHOWN = 10
 
 export const validate: Command = {
   summary: 'check a log against the schemas and the invariants (exit 0 or 1)',
-  usage: 'agentlog validate FILE [--json]',
-  run(args, io) {
-    const { values, positionals } = parse(args, { json: { type: 'boolean' } }, ['FILE'])
-    const [file] = positionals
+  usage: `agentlog validate ${SOURCE_USAGE} [--json]`,
+  async run(args, io) {
+    const { values, positionals } = parse(args, { json: { type: 'boolean' }, ...SOURCE_OPTIONS }, ['SOURCE'])
+    let file = positionals[0]
     let events
     try {
-      events = loadLog(file, io)
+      ;({ label: file, events } = await loadSource(file, values, io))
     } catch (error) {
-      if (!(error instanceof AgentError)) throw error
+      if (!isAgentError(error)) throw error
       const line = (error.data as { line?: number } | undefined)?.line ?? null
       if (values.json) io.out(JSON.stringify({ file, valid: false, violations: [{ line, message: error.message }], notes: [] }, null, 2))
       else io.err(error.message)

@@ -10,7 +10,7 @@ import type { AgentInput } from '../agent.js'
 import { replay } from '../../reducers/root.js'
 import type { AgentState } from '../../reducers/state.js'
 import { toMessage } from './commands.js'
-import type { HubCore } from './hub.js'
+import { isBusyElsewhere, type HubCore } from './hub.js'
 import { remoteReply } from './remoteReply.js'
 import type { SessionHandle } from './types.js'
 
@@ -19,7 +19,7 @@ const ownedHere = async (core: HubCore, session_id: string) => {
   try {
     return await core.acquire(session_id)
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'SESSION_BUSY' && core.options.store.routing) return null
+    if (isBusyElsewhere(error) && core.options.store.routing) return null
     throw error
   }
 }

@@ -26,7 +26,9 @@ export interface HubCore {
   live(session_id: string): LiveSession | undefined
 }
 
-const isBusy = (error: unknown) => error instanceof AgentError && error.code === 'SESSION_BUSY'
+/** Another process owns the session (a writer in this process is not routed to). */
+export const isBusyElsewhere = (error: unknown): boolean =>
+  error instanceof AgentError && error.code === 'SESSION_BUSY' && !(error.data as { here?: boolean } | undefined)?.here
 
 export const checkHubOptions = (options: HubOptions): Required<Pick<HubOptions, 'maxLive' | 'idleMs'>> => {
   if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `createHub expects { store, agent }; received ${describe(options)}.`)
@@ -94,7 +96,7 @@ export const createHub = (options: HubOptions): Hub => {
       try {
         session = await core.acquire(session_id)
       } catch (error) {
-        if (isBusy(error) && store.routing) return store.routing.send(session_id, command, () => core.acquire(session_id).then(() => undefined))
+        if (isBusyElsewhere(error) && store.routing) return store.routing.send(session_id, command, () => core.acquire(session_id).then(() => undefined))
         throw error
       }
       const release = live.use(session)

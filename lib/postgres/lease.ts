@@ -11,6 +11,8 @@ export class Lease {
   private client: PoolClient | null = null
   private connecting: Promise<PoolClient> | null = null
   private closed = false
+  /** One statement at a time on the connection (node-postgres queues, but will stop doing so). */
+  private queue: Promise<void> = Promise.resolve()
 
   constructor(
     private readonly pool: Pool,
@@ -42,8 +44,14 @@ export class Lease {
     this.onLost(unavailable(error, 'holding the sessions\' leases (the connection was lost; every reply it carried ends here)'))
   }
 
-  /** Runs a statement on the lease connection; a lost connection fails every owned log. */
-  async query<R extends object>(text: string, values: unknown[], doing: string): Promise<R[]> {
+  /** Runs a statement on the lease connection, after the ones before it; a lost connection fails every owned log. */
+  query<R extends object>(text: string, values: unknown[], doing: string): Promise<R[]> {
+    const run = this.queue.then(() => this.run<R>(text, values, doing))
+    this.queue = run.then(() => undefined, () => undefined)
+    return run
+  }
+
+  private async run<R extends object>(text: string, values: unknown[], doing: string): Promise<R[]> {
     const client = await this.connect()
     try {
       return (await client.query<R>(text, values)).rows

@@ -37,17 +37,21 @@ export const pgRouting = (pool: Pool, n: Names, listener: Listener): SessionRout
     answered.set(id, () => wake())
     try {
       for (;;) {
+        // Woken by the owner's answer, or by the timer: then the row is checked all the same.
+        const woken = await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), RECHECK_MS)
+          wake = () => {
+            clearTimeout(timer)
+            resolve(true)
+          }
+        })
         const outcome = await collect(id)
         if (outcome) {
           if ('error' in outcome) throw outcome.error.code ? new AgentError(outcome.error.code, outcome.error.message) : new Error(outcome.error.message)
           return outcome.events
         }
-        await new Promise<void>((resolve) => {
-          wake = resolve
-          setTimeout(resolve, RECHECK_MS)
-        })
         // Still pending: if the owner is gone, take the session (its requests are then answered here).
-        await takeOver().catch((error: unknown) => {
+        if (!woken) await takeOver().catch((error: unknown) => {
           if ((error as AgentError)?.code !== 'SESSION_BUSY') throw error
         })
       }

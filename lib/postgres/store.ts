@@ -81,7 +81,7 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
 
   const open = async (session_id: string): Promise<PgLog> => {
     const id = check(session_id)
-    if (owned.has(id)) throw sessionBusy(id, 'another agent in this process')
+    if (owned.has(id)) throw sessionBusy(id, 'another agent in this process', true)
     owned.set(id, null)
     let locked = false
     try {
@@ -142,7 +142,7 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
     },
     async delete(session_id) {
       const id = check(session_id)
-      if (owned.has(id)) throw sessionBusy(id, 'an agent in this process')
+      if (owned.has(id)) throw sessionBusy(id, 'an agent in this process', true)
       if (!(await lease.lock(id))) throw sessionBusy(id, 'another process')
       try {
         await loadInfo(pool, n, id)

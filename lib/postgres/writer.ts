@@ -107,12 +107,13 @@ export class Writer {
     }
     return this.lease.query(
       `WITH appended AS (
-         INSERT INTO ${this.n.events} (session_id, seq, body) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])
+         INSERT INTO ${this.n.events} (session_id, seq, body) SELECT * FROM unnest($1::text[], $2::bigint[], string_to_array($3::text, E'\n'))
        )
        UPDATE ${this.n.sessions} AS s SET last_seq = u.last_seq, status = u.status, updated_at = now()
        FROM unnest($4::text[], $5::bigint[], $6::text[]) AS u(session_id, last_seq, status)
        WHERE s.session_id = u.session_id`,
-      [sessions, seqs, bodies, batches.map((b) => b.session_id), batches.map((b) => b.firstSeq + b.bodies.length - 1), batches.map((b) => b.status)],
+      // Wire JSON never holds a raw newline, so the bodies travel as one text, split by the server.
+      [sessions, seqs, bodies.join('\n'), batches.map((b) => b.session_id), batches.map((b) => b.firstSeq + b.bodies.length - 1), batches.map((b) => b.status)],
       `appending ${bodies.length} events`,
     )
   }

@@ -25,11 +25,17 @@ export const errorResponse = (error: unknown): Response => {
   return json({ code: 'INTERNAL', message: 'The server failed while handling the request; the session log is unchanged by this request.' }, 500)
 }
 
-/** Reads the body as JSON, refusing more than `limit` bytes (TOO_LARGE) and text that is not JSON (INVALID_INPUT). */
-export const readJson = async (request: Request, limit: number): Promise<unknown> => {
+/**
+ * Reads the body as JSON, refusing more than `limit` bytes (TOO_LARGE) and text that is not JSON
+ * (INVALID_INPUT). An empty body is `empty` when given, else refused.
+ */
+export const readJson = async (request: Request, limit: number, empty?: unknown): Promise<unknown> => {
   const declared = Number(request.headers.get('content-length') ?? NaN)
   if (declared > limit) throw tooLarge(declared, limit)
-  if (!request.body) throw new AgentError('INVALID_INPUT', 'The request has no body; send JSON.')
+  if (!request.body) {
+    if (empty !== undefined) return empty
+    throw new AgentError('INVALID_INPUT', 'The request has no body; send JSON.')
+  }
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
@@ -49,6 +55,7 @@ export const readJson = async (request: Request, limit: number): Promise<unknown
     bytes.set(chunk, at)
     at += chunk.byteLength
   }
+  if (size === 0 && empty !== undefined) return empty
   try {
     return JSON.parse(new TextDecoder().decode(bytes))
   } catch {

@@ -29,8 +29,7 @@ const callId = (value: unknown, field: string): string => {
 }
 
 export const createSession = async (ctx: NativeContext, request: Request): Promise<Response> => {
-  const text = request.headers.get('content-length') === '0' || !request.body ? {} : await readJson(request, ctx.limits.bodyBytes)
-  const body = object(text ?? {}, 'The body of POST /sessions')
+  const body = object(await readJson(request, ctx.limits.bodyBytes, {}), 'The body of POST /sessions')
   const info = await ctx.hub.create({
     ...(typeof body.session_id === 'string' ? { session_id: body.session_id } : {}),
     ...(body.metadata !== undefined ? { metadata: object(body.metadata, 'metadata') } : {}),

@@ -25,15 +25,27 @@ const KEEP_ALIVE = encoder.encode(': keep-alive\n\n')
 
 export const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' }
 
-/** The bytes of one event: `id:` when given, then its JSON on one `data:` line. */
-export const frame = (data: unknown, id?: number, name?: string): Uint8Array =>
-  encoder.encode(`${name ? `event: ${name}\n` : ''}${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`)
+/** The text of one event: `id:` when given, then its JSON on one `data:` line. */
+const text = (data: unknown, id?: number, name?: string): string =>
+  `${name ? `event: ${name}\n` : ''}${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`
+
+/** The bytes of one event. */
+export const frame = (data: unknown, id?: number, name?: string): Uint8Array => encoder.encode(text(data, id, name))
 
 export const sseStream = ({ keepAliveMs, highWaterBytes, start }: SseOptions): ReadableStream<Uint8Array> => {
   let closed = false
   let teardown: (() => void) | void
   let timer: ReturnType<typeof setInterval> | undefined
   let controller!: ReadableStreamDefaultController<Uint8Array>
+  /** Frames sent in this tick, enqueued as one chunk: one read and one socket write for a burst. */
+  let pending = ''
+  let scheduled = false
+  const flush = () => {
+    scheduled = false
+    if (!pending || closed) return
+    controller.enqueue(encoder.encode(pending))
+    pending = ''
+  }
   const finish = () => {
     if (closed) return
     closed = true
@@ -43,17 +55,22 @@ export const sseStream = ({ keepAliveMs, highWaterBytes, start }: SseOptions): R
   const sink: SseSink = {
     send(data, id) {
       if (closed) return false
-      controller.enqueue(frame(data, id))
-      if ((controller.desiredSize ?? 0) <= 0) sink.close()
+      pending += text(data, id)
+      if (!scheduled) {
+        scheduled = true
+        queueMicrotask(flush)
+      }
+      if ((controller.desiredSize ?? 0) - pending.length <= 0) sink.close()
       return !closed
     },
     fail(body) {
       if (closed) return
-      controller.enqueue(frame(body, undefined, 'error'))
+      pending += text(body, undefined, 'error')
       sink.close()
     },
     close() {
       if (closed) return
+      flush()
       finish()
       controller.close()
     },

@@ -99,7 +99,7 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
     },
     async open(session_id) {
       const id = check(session_id)
-      if (writers.has(id)) throw sessionBusy(id, 'another agent in this process')
+      if (writers.has(id)) throw sessionBusy(id, 'another agent in this process', true)
       let log: LogStore
       try {
         log = fileLog(logPath(id), options.log)
@@ -136,7 +136,7 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
     },
     async delete(session_id) {
       const id = check(session_id)
-      if (writers.has(id)) throw sessionBusy(id, 'an agent in this process')
+      if (writers.has(id)) throw sessionBusy(id, 'an agent in this process', true)
       if (fs.existsSync(`${logPath(id)}.lock`)) throw sessionBusy(id, 'another process')
       fs.rmSync(logPath(id), { force: true })
       fs.rmSync(`${logPath(id)}.snapshot`, { force: true })

@@ -81,7 +81,7 @@ export const memoryStore = (): SessionStore => {
     },
     async open(session_id) {
       const session = find(session_id)
-      if (session.writer) throw sessionBusy(session_id, 'another agent in this process')
+      if (session.writer) throw sessionBusy(session_id, 'another agent in this process', true)
       session.writer = ownedLog(session)
       return session.writer
     },
@@ -100,7 +100,7 @@ export const memoryStore = (): SessionStore => {
     },
     async delete(session_id) {
       const session = find(session_id)
-      if (session.writer) throw sessionBusy(session_id, 'an agent in this process')
+      if (session.writer) throw sessionBusy(session_id, 'an agent in this process', true)
       sessions.delete(session_id)
       session.appended.complete()
     },

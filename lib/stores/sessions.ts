@@ -58,5 +58,8 @@ export const notFound = (session_id: string): AgentError =>
 export const sessionExists = (session_id: string): AgentError =>
   new AgentError('SESSION_EXISTS', `Session ${session_id} exists already; open it, or create one with another id.`, { session_id })
 
-export const sessionBusy = (session_id: string, holder?: string): AgentError =>
-  new AgentError('SESSION_BUSY', `Session ${session_id} is open for writing by ${holder ?? 'another writer'}; send the request through the hub (it routes to the owner), or wait until the owner closes it.`, { session_id })
+/** `here`: the writer is in this process (nothing to route to: close it first). */
+export const sessionBusy = (session_id: string, holder: string, here = false): AgentError =>
+  new AgentError('SESSION_BUSY', here
+    ? `Session ${session_id} is open for writing by ${holder}; close that writer (agent.close()) first, or use one hub per process.`
+    : `Session ${session_id} is open for writing by ${holder}; send the request through the hub (it routes to the owner), or wait until the owner closes it.`, { session_id, here })

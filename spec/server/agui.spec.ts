@@ -104,6 +104,27 @@ for (const [name, payload, expected] of [
   })
 }
 
+test('a resume that cancels every interrupt ends the paused reply: interrupted results, then RUN_FINISHED{cancelled}', async () => {
+  const server = await serve([[...callTool('r-1', 'remove', { path: '/a' })], [...say('Next.')]], [remove])
+  try {
+    const agent = new HttpAgent({ url: `${server.url}/ag-ui`, threadId: 'thread-cancel' })
+    agent.addMessage({ id: 'u-1', role: 'user', content: 'remove /a' })
+    await run(agent)
+    const cancelled = await run(agent, { resume: [{ interruptId: 'r-1', status: 'cancelled' }] })
+    assert.equal(cancelled.events.map((e) => e.type), ['RUN_STARTED', 'TOOL_CALL_RESULT', 'RUN_FINISHED'])
+    assert.match(String(cancelled.events[1].content), 'interrupted by the user')
+    assert.equal(cancelled.events[2].outcome, { type: 'cancelled' })
+    const state = await sessionState(server.url, 'thread-cancel')
+    assert.is(state.status, 'idle')
+    agent.addMessage({ id: 'u-2', role: 'user', content: 'go on' })
+    const next = await run(agent)
+    assert.is(next.failed, null, 'the next run is an ordinary new run')
+    assert.is(agent.messages.at(-1)!.content, 'Next.')
+  } finally {
+    await server.close()
+  }
+})
+
 test('a front-end tool of the run: offered to the model as given, pendingToolCallIds, then the tool message of the next run resumes the reply', async () => {
   const model = scriptedModel([[...callTool('b-1', 'browser', { url: 'https://example.org' })], [...say('The page says hi.')]])
   const server = await startServer(() => ({ name: 'Friday', tools: [lookup], model }))

@@ -4,7 +4,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
-import { callTool, defineTool, replay, say, scriptedModel, type AgentState } from '../../lib/index.js'
+import { callTool, defineTool, replay, say, scriptedModel, type AgentEvent, type AgentState } from '../../lib/index.js'
+import { readSse } from '../../lib/client/sse.js'
 import { eventsUpTo, newSession, post, readAll, startServer, type AgentFactory } from './helpers.js'
 
 const test = suite('server/native')
@@ -21,10 +22,13 @@ test('POST /sessions, GET /sessions (paged), GET /sessions/:id, DELETE /sessions
     assert.is(created.status, 201)
     assert.is(((await created.json()) as { session_id: string }).session_id, 'alpha')
     await post(`${server.url}/sessions`, { session_id: 'beta' })
-    const page = (await (await fetch(`${server.url}/sessions?limit=1`)).json()) as { items: { session_id: string }[]; next?: string }
-    assert.is(page.items.length, 1)
+    assert.is((await fetch(`${server.url}/sessions`, { method: 'POST' })).status, 201, 'a body is optional')
+    const page = (await (await fetch(`${server.url}/sessions?limit=2`)).json()) as { items: { session_id: string }[]; next?: string }
+    assert.is(page.items.length, 2)
     const rest = (await (await fetch(`${server.url}/sessions?limit=5&after=${page.next}`)).json()) as { items: { session_id: string }[] }
-    assert.equal([...page.items, ...rest.items].map((s) => s.session_id).sort(), ['alpha', 'beta'])
+    const all = [...page.items, ...rest.items].map((s) => s.session_id)
+    assert.is(all.length, 3)
+    assert.ok(all.includes('alpha') && all.includes('beta'))
     const fresh = await state(server.url, 'alpha')
     assert.is(fresh.seq, 0)
     assert.is(fresh.status, 'idle')
@@ -85,16 +89,21 @@ test('POST /interrupt resolves once REPLY_END(interrupted) is in the log', async
   try {
     const id = await newSession(server.url)
     const reply = await post(`${server.url}/sessions/${id}/replies`, { input: 'hi' })
-    const reader = readAll(reply)
-    await new Promise((resolve) => setTimeout(resolve, 60))
-    const stopped = await post(`${server.url}/sessions/${id}/interrupt`, {})
-    assert.is(stopped.status, 200)
-    const after = await state(server.url, id)
-    assert.is(after.status, 'idle')
-    const events = await reader
-    const end = events.at(-1)!.event
+    const events: AgentEvent[] = []
+    let stopped: Promise<Response> | null = null
+    let after: Promise<AgentState> | null = null
+    for await (const message of readSse(reply)) {
+      events.push(message.data as AgentEvent)
+      if (!stopped && events.at(-1)!.type === 'TEXT_BLOCK_DELTA') {
+        stopped = post(`${server.url}/sessions/${id}/interrupt`, {})
+        after = stopped.then(() => state(server.url, id))
+      }
+    }
+    assert.is((await stopped!).status, 200)
+    assert.is((await after!).status, 'idle', 'idle once the interrupt has answered')
+    const end = events.at(-1)!
     assert.is(end.type === 'REPLY_END' && end.finished_reason, 'interrupted')
-    assert.is(after.seq, events.at(-1)!.seq)
+    assert.is((await after!).seq, end.metadata.seq)
   } finally {
     await server.close()
   }
@@ -155,8 +164,52 @@ test('refusals are JSON { code, message } with their status and change nothing',
   }
 })
 
+test('POST /input: deny and submit shorthands, and a plain input event', async () => {
+  const remove = defineTool({ name: 'remove', description: 'Removes', input: z.object({ path: z.string() }), permission: 'ask', execute: ({ path }) => `removed ${path}` })
+  const browse = defineTool({ name: 'browse', description: 'In the browser', input: z.object({ url: z.string() }), external: true })
+  const server = await startServer(() => ({
+    name: 'Friday', tools: [remove, browse],
+    model: scriptedModel([[...callTool('c-1', 'remove', { path: '/a' })], [...say('Not removed.')], [...callTool('b-1', 'browse', { url: 'u' })], [...say('Seen.')], [...callTool('c-2', 'remove', { path: '/b' })]]),
+  }))
+  const untilEnd = async (id: string, from: number) => readAll(await fetch(`${server.url}/sessions/${id}/events?from_seq=${from}`), (e) => e.type === 'REPLY_END')
+  try {
+    const id = await newSession(server.url)
+    let seq = (await readAll(await post(`${server.url}/sessions/${id}/replies`, { input: 'remove /a' }))).at(-1)!.seq
+    assert.is((await post(`${server.url}/sessions/${id}/input`, { deny: { tool_call_id: 'c-1', reason: 'no' } })).status, 200)
+    let rest = await untilEnd(id, seq)
+    assert.ok(rest.some(({ event }) => event.type === 'TOOL_RESULT_END' && event.state === 'denied'))
+    seq = (await readAll(await post(`${server.url}/sessions/${id}/replies`, { input: 'browse' }))).at(-1)!.seq
+    const submitted = await post(`${server.url}/sessions/${id}/input`, { submit: { tool_call_id: 'b-1', result: 'page text' } })
+    assert.ok(((await submitted.json()) as { events: { type: string }[] }).events.some((e) => e.type === 'EXTERNAL_EXECUTION_RESULT'))
+    rest = await untilEnd(id, seq)
+    assert.ok(rest.some(({ event }) => event.type === 'TOOL_RESULT_TEXT_DELTA' && event.delta === 'page text'))
+    seq = (await readAll(await post(`${server.url}/sessions/${id}/replies`, { input: 'remove /b' }))).at(-1)!.seq
+    const { reply_id } = await state(server.url, id)
+    const interrupt = await post(`${server.url}/sessions/${id}/input`, { id: 'ui-1', created_at: new Date().toISOString(), metadata: {}, type: 'USER_INTERRUPT', reply_id })
+    assert.is(interrupt.status, 200)
+    rest = await untilEnd(id, seq)
+    const end = rest.at(-1)!.event
+    assert.is(end.type === 'REPLY_END' && end.finished_reason, 'interrupted')
+  } finally {
+    await server.close()
+  }
+})
+
+test('a closed store answers 503 with a code', async () => {
+  const server = await startServer(chatty())
+  try {
+    const id = await newSession(server.url)
+    await server.hub.close()
+    const response = await post(`${server.url}/sessions/${id}/replies`, { input: 'hi' })
+    assert.is(response.status, 503)
+    assert.ok(['CLOSED', 'LOG_UNAVAILABLE'].includes(((await response.json()) as { code: string }).code))
+  } finally {
+    await server.close()
+  }
+})
+
 test('open replies per process are limited (429 LIMIT_REACHED); the slot is free again when the reply ends', async () => {
-  const server = await startServer(chatty(10), { limits: { openReplies: 1 } })
+  const server = await startServer(chatty(40), { limits: { openReplies: 1 } })
   try {
     const one = await newSession(server.url)
     const two = await newSession(server.url)

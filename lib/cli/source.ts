@@ -1,0 +1,56 @@
+// Where the inspection commands read from: a log file, or a session of a store: a sessions
+// directory or a PostgreSQL URL, with `--session ID` (and `--schema NAME` for Postgres, default
+// "agentlog"). The Postgres store is loaded only when a URL is given, so files need no `pg`.
+import fs from 'node:fs'
+import { AgentError } from '../errors.js'
+import type { AgentEvent } from '../events.js'
+import type { SessionStore } from '../hub/types.js'
+import { directoryStore } from '../stores/directory.js'
+import { loadLog, UsageError, type Io, type Parsed } from './command.js'
+
+export const SOURCE_OPTIONS = { session: { type: 'string' }, schema: { type: 'string' } } as const
+export const SOURCE_USAGE = '(FILE | DIR --session ID | postgres://… --session ID [--schema NAME])'
+
+export const isDatabaseUrl = (text: string): boolean => /^postgres(ql)?:\/\//.test(text)
+
+/** The URL without its password, for messages. */
+export const displayName = (source: string): string => {
+  if (!isDatabaseUrl(source)) return source
+  try {
+    const url = new URL(source)
+    if (url.password) url.password = '***'
+    return url.toString()
+  } catch {
+    return source
+  }
+}
+
+/** A session store: a PostgreSQL URL, or a directory (created only when `create`). */
+export const openStore = async (spec: string, schema: string | undefined, create = false): Promise<SessionStore & { migrate?: () => Promise<number[]> }> => {
+  if (isDatabaseUrl(spec)) {
+    const { postgresStore } = await import('../postgres/store.js')
+    return postgresStore({ connectionString: spec, schema })
+  }
+  if (schema !== undefined) throw new UsageError('--schema applies to a postgres:// URL only')
+  if (!create && !(fs.existsSync(spec) && fs.statSync(spec).isDirectory()))
+    throw new AgentError('NOT_FOUND', `${spec} is not a sessions directory (give a directory that directoryStore wrote, or a postgres:// URL).`)
+  return directoryStore(spec)
+}
+
+/** The events of the source named by the first positional argument and the options. */
+export const loadSource = async (source: string, values: Parsed['values'], io: Io): Promise<{ label: string; events: AgentEvent[] }> => {
+  const session = values.session as string | undefined
+  const schema = values.schema as string | undefined
+  const isStore = isDatabaseUrl(source) || (fs.existsSync(source) && fs.statSync(source).isDirectory())
+  if (!isStore) {
+    if (session !== undefined || schema !== undefined) throw new UsageError('--session and --schema name a session of a store (a directory or a postgres:// URL), not of a log file')
+    return { label: source, events: loadLog(source, io) }
+  }
+  if (session === undefined) throw new UsageError(`${displayName(source)} is a session store: name the session with --session ID (agentlog sessions ${displayName(source)} lists them)`)
+  const store = await openStore(source, schema)
+  try {
+    return { label: `${displayName(source)} session ${session}`, events: await store.read(session) }
+  } finally {
+    await store.close()
+  }
+}

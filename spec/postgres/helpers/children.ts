@@ -1,0 +1,80 @@
+// Driving hub child processes (hubChild.ts) from a spec: send a request, await its answer, watch
+// the lines it prints, kill it. Children are bundled once (see spec/log/helpers/child.ts).
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { tempDir } from '../../log/helpers/files.js'
+import { DATABASE_URL } from './db.js'
+
+const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hubChild.ts')
+let bundled: Promise<string[]> | null = null
+
+/** The child bundled once with esbuild (CommonJS, pg inside), or run through tsx without it. */
+const childArgs = (): Promise<string[]> => (bundled ??= (async () => {
+  try {
+    const { build } = await import('esbuild')
+    const outfile = path.join(tempDir(), 'hubChild.cjs')
+    await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile, external: ['pg-native'], logLevel: 'silent' })
+    return [outfile]
+  } catch {
+    return ['--import', 'tsx', entry]
+  }
+})())
+
+export interface Line { id?: number; ok?: boolean; ready?: number; event?: string; seq?: number; acked?: number; reply_id?: string; error?: { code: string; message: string }; [key: string]: unknown }
+
+export interface HubChild {
+  pid: number
+  lines: Line[]
+  request(op: string, session: string, extra?: Record<string, unknown>): { id: number; answer: Promise<Line> }
+  /** Resolves with the first line (after the ones seen so far) that matches. */
+  waitFor(match: (line: Line) => boolean): Promise<Line>
+  kill(signal?: NodeJS.Signals): Promise<void>
+  exited: Promise<number | null>
+}
+
+let nextId = 1
+
+export const startHubChild = async (schema: string): Promise<HubChild> => {
+  const args = await childArgs()
+  const child: ChildProcess = spawn(process.execPath, [...args, schema, DATABASE_URL], { stdio: ['pipe', 'pipe', 'pipe'] })
+  const lines: Line[] = []
+  const watchers: { match: (l: Line) => boolean; resolve: (l: Line) => void }[] = []
+  let buffer = ''
+  let stderr = ''
+  child.stderr!.on('data', (d: Buffer) => (stderr += d))
+  child.stdout!.on('data', (d: Buffer) => {
+    buffer += d
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      const line = JSON.parse(buffer.slice(0, i)) as Line
+      buffer = buffer.slice(i + 1)
+      lines.push(line)
+      for (const w of watchers.splice(0)) (w.match(line) ? w.resolve(line) : watchers.push(w))
+    }
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+  let killed = false
+  // A child that ends on its own while waited on fails the wait; one the spec killed leaves it pending.
+  const waitFor = (match: (l: Line) => boolean) => new Promise<Line>((resolve, reject) => {
+    watchers.push({ match, resolve })
+    void exited.then((code) => killed || reject(new Error(`child ${child.pid} exited (${code}) while waited on: ${stderr}`)))
+  })
+  await waitFor((l) => l.ready !== undefined)
+  return {
+    pid: child.pid!,
+    lines,
+    request(op, session, extra = {}) {
+      const id = nextId++
+      const answer = waitFor((l) => l.id === id && (l.ok !== undefined || l.error !== undefined))
+      child.stdin!.write(`${JSON.stringify({ id, op, session, ...extra })}\n`)
+      return { id, answer }
+    },
+    waitFor,
+    async kill(signal = 'SIGKILL') {
+      killed = true
+      child.kill(signal)
+      await exited
+    },
+    exited,
+  }
+}

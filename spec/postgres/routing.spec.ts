@@ -1,0 +1,82 @@
+// Routing between hubs on the same database, each with its own store (its own lease and LISTEN
+// connections, so PostgreSQL sees two processes): a reply streamed through B runs on A, the owner;
+// refusals come back coded; follow on B delivers A's events in order, also across a lost LISTEN
+// connection.
+import { firstValueFrom, toArray, takeWhile } from 'rxjs'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { AgentError, createHub, type Hub, type OutputEvent } from '../../lib/index.js'
+import type { PostgresStore } from '../../lib/postgres.js'
+import { checkLog } from '../../lib/logCheck.js'
+import { sessionAgent } from '../helpers/sessionModel.js'
+import { admin, dropSchemas, freshStore, newSchema, postgresAvailable } from './helpers/db.js'
+
+const test = suite('postgres/routing')
+let storeA: PostgresStore
+let storeB: PostgresStore
+let a: Hub
+let b: Hub
+
+test.before.each(async () => {
+  const schema = newSchema()
+  storeA = await freshStore({}, schema)
+  storeB = await freshStore({}, schema)
+  a = createHub({ store: storeA, agent: sessionAgent(3) })
+  b = createHub({ store: storeB, agent: sessionAgent(3) })
+  await a.create({ session_id: 's1' })
+  await a.session('s1').reply('hello') // A owns s1 from now on
+})
+test.after.each(async () => {
+  await b.close()
+  await a.close()
+})
+test.after(dropSchemas)
+
+const collect = async (stream: AsyncIterable<OutputEvent>) => {
+  const out: OutputEvent[] = []
+  for await (const e of stream) out.push(e)
+  return out
+}
+
+test('a reply streamed through B runs on A and is read back in order to its REPLY_END', async () => {
+  const events = await collect(b.session('s1').replyStream('stream 8'))
+  assert.equal(events.map((e) => e.type).slice(0, 2), ['REPLY_START', 'MODEL_CALL_START'])
+  assert.is(events.at(-1)!.type, 'REPLY_END')
+  assert.is(events.filter((e) => e.type === 'TEXT_BLOCK_DELTA').length, 8)
+  const seqs = events.map((e) => e.metadata.seq as number)
+  assert.ok(seqs.every((s, i) => i === 0 || s > seqs[i - 1]), 'in order')
+  const msg = await b.session('s1').reply('again')
+  assert.is(msg.finished_reason, 'completed')
+  assert.equal(checkLog(await storeA.read('s1')).violations, [])
+})
+
+test('a pause is read back through B, answered through B, and refusals come back coded', async () => {
+  const asked = await collect(b.session('s1').replyStream('ask /tmp/z'))
+  assert.is(asked.at(-1)!.type, 'REQUIRE_USER_CONFIRM')
+  try {
+    await b.session('s1').dispatch('a message while paused')
+    assert.unreachable()
+  } catch (error) {
+    assert.instance(error, AgentError)
+    assert.is((error as AgentError).code, 'REPLY_PAUSED')
+  }
+  const call = (await b.session('s1').state()).waiting_for[0]
+  const caused = await b.session('s1').approve(call.id)
+  assert.is(caused[0].type, 'USER_CONFIRM_RESULT')
+})
+
+test('follow on B delivers every event A writes, in order, also across a lost LISTEN connection', async () => {
+  const from = (await storeA.info('s1')).last_seq
+  const seen = firstValueFrom(b.session('s1').follow({ fromSeq: from }).pipe(takeWhile((e) => e.type !== 'REPLY_END', true), toArray()))
+  const reply = a.session('s1').reply('stream 40')
+  await new Promise((r) => setTimeout(r, 40))
+  const [listening] = await admin<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND query LIKE $1 AND pid <> pg_backend_pid() ORDER BY backend_start DESC LIMIT 1`, [`%${storeB.schema}%`])
+  assert.ok(listening, 'B listens')
+  await admin('SELECT pg_terminate_backend($1)', [listening.pid])
+  await reply
+  const events = await seen
+  const all = await storeA.read('s1', { fromSeq: from })
+  assert.equal(events.map((e) => e.metadata.seq), all.map((e) => e.metadata.seq), 'no gap, no duplicate')
+})
+
+if (postgresAvailable('spec/postgres/routing.spec.ts')) test.run()
