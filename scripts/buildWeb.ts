@@ -31,6 +31,7 @@ export const buildWeb = async (outDir = WEB_OUT): Promise<void> => {
     target: 'es2022',
     minify: true,
     sourcemap: true,
+    sourcesContent: false,
     legalComments: 'none',
     logLevel: 'warning',
     plugins: [englishOnly],
