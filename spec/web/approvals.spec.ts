@@ -121,4 +121,8 @@ test('an image a tool returns is shown; Stop while a reply waits for approval cl
   await page.close()
 })
 
+test('no page threw an uncaught error during the tests above', () => {
+  assert.equal(browser.errors, [])
+})
+
 if (chromiumAvailable('web/approvals')) test.run()

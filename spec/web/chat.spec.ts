@@ -154,4 +154,8 @@ test('a dropped connection shows a banner, then the page resumes from where it w
   await page.close()
 })
 
+test('no page threw an uncaught error during the tests above', () => {
+  assert.equal(browser.errors, [])
+})
+
 if (chromiumAvailable('web/chat')) test.run()

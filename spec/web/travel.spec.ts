@@ -144,4 +144,8 @@ test('keyboard only: Tab reaches the controls in order, focus is visible, Enter 
   await page.close()
 })
 
+test('no page threw an uncaught error during the tests above', () => {
+  assert.equal(browser.errors, [])
+})
+
 if (chromiumAvailable('web/travel')) test.run()

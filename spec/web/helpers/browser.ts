@@ -26,6 +26,8 @@ export const chromiumAvailable = (what: string): boolean => {
 
 export interface Browser {
   context: BrowserContext
+  /** Uncaught errors thrown in any page (specs check it stays empty). */
+  errors: string[]
   page(): Promise<Page>
   close(): Promise<void>
 }
@@ -36,9 +38,12 @@ export const launchBrowser = async (): Promise<Browser> => {
     executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 },
   })
   context.setDefaultTimeout(10_000)
+  const errors: string[] = []
+  context.on('weberror', (e) => errors.push(e.error().message))
   const pages = new Set<Page>(context.pages())
   return {
     context,
+    errors,
     page: async () => {
       const unused = [...pages].find((p) => p.url() === 'about:blank')
       if (unused) {
