@@ -1,7 +1,7 @@
 // agentlog's public API. It runs in a browser too; the Node-only file log is in `agentlog/node`.
 export { Agent, createAgent, DEFAULT_INTERRUPT_TEXT, type AgentOptions, type AgentInput } from './agent.js'
 export type { ReplyOptions } from './replyRun.js'
-export { defineTool, type Tool, type ToolDefinition, type ToolContext, type ToolOutput, type ToolResultObject, type Permission } from './tools.js'
+export { defineTool, type Tool, type ToolDefinition, type ToolContext, type ToolOutput, type ToolResultObject, type Permission, type CallerToolSpec } from './tools.js'
 export { scriptedModel, say, think, callTool, usage, type ScriptedModel, type ScriptedModelOptions, type ScriptedTurn, type ScriptStep } from './scriptedModel.js'
 export type { ChatModel, ModelChunk, ModelRequest, ToolSpec } from './model.js'
 export { UserMsg, TextBlock, UserInterruptEvent, UserConfirmResultEvent, ExternalExecutionResultEvent, ToolResultBlock } from './factories.js'
