@@ -27,7 +27,7 @@ import { ReplyRun, type ReplyOptions } from './replyRun.js'
 import { asReply, type Reply } from './text.js'
 import { createStore, type Store } from './store.js'
 import { checkOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsForOutput, type StructuredMsg } from './structuredOutput.js'
-import type { Tool } from './tools.js'
+import { callerTool, type Tool } from './tools.js'
 
 export const DEFAULT_INTERRUPT_TEXT = 'I notice the interruption. How can I help you?'
 
@@ -61,8 +61,12 @@ export class Agent {
   private readonly store: Store
   private readonly logStore: LogStore
   private readonly deps: AgentDeps
-  private readonly tools: ReadonlyMap<string, Tool>
+  /** The agent's tools and, after them, the caller's tools of the current reply (ReplyOptions.externalTools). */
+  private readonly tools: Map<string, Tool>
+  private callerToolNames: string[] = []
+  /** The agent's default structured output, and the one of the reply in progress (or the last). */
   private readonly output: z.ZodType | null
+  private replyOutput: z.ZodType | null
 
   constructor(options: AgentOptions) {
     checkAgentOptions(options)
@@ -78,6 +82,7 @@ export class Agent {
     this.tools = new Map(tools.map((t) => [t.name, t]))
     this.output = options.output ?? null
     this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, maxIters, compaction, clock }
+    this.replyOutput = this.output
     this.useOutput(this.output)
     this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
@@ -231,13 +236,23 @@ export class Agent {
   private start(input: AgentInput, options: ReplyOptions): ReplyRun {
     checkReplyOptions(options)
     if (options.output !== undefined) checkOutputSchema(options.output, 'reply')
+    const callerTools = options.externalTools?.map(callerTool)
     const event = this.admit(input)
     if (options.signal?.aborted) throw new AgentError('INVALID_OPTION', 'The signal passed to the reply is already aborted; nothing was started.')
-    if (event?.type === 'USER_MESSAGE') this.useOutput(options.output ?? this.output)
+    if (callerTools) this.offerCallerTools(callerTools)
+    if (event?.type === 'USER_MESSAGE') this.replyOutput = options.output ?? this.output
+    this.useOutput(this.replyOutput)
     return new ReplyRun(this, this.store, event, options)
   }
 
-  /** The tools and the structured output of the reply about to start. */
+  /** Replaces the caller's tools of the previous reply with these (the agent's own tools keep their names). */
+  private offerCallerTools(callerTools: Tool[]): void {
+    for (const name of this.callerToolNames) this.tools.delete(name)
+    this.callerToolNames = callerTools.filter((t) => !this.tools.has(t.name)).map((t) => t.name)
+    for (const tool of callerTools) if (!this.tools.has(tool.name)) this.tools.set(tool.name, tool)
+  }
+
+  /** The tools and the structured output of the reply about to start or go on. */
   private useOutput(schema: z.ZodType | null): void {
     this.deps.tools = toolsForOutput(this.tools, schema)
     this.deps.output = schema ? STRUCTURED_OUTPUT_TOOL : null

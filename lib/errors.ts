@@ -9,6 +9,7 @@ export type AgentErrorCode =
   | 'INVALID_LOG' | 'LOG_CONFLICT' | 'LOG_LOCKED' | 'LOG_VERSION' | 'CLOSED'
   | 'LOG_UNAVAILABLE' | 'SESSION_BUSY' | 'SESSION_EXISTS' | 'NOT_FOUND' | 'INVALID_SESSION_ID'
   | 'MISSING_DEPENDENCY' | 'MCP_CONNECTION'
+  | 'UNAUTHORIZED' | 'FORBIDDEN' | 'TOO_LARGE' | 'LIMIT_REACHED' | 'NO_ROUTE' | 'INTERNAL'
 
 export class AgentError extends Error {
   override name = 'AgentError'

@@ -12,6 +12,7 @@ import type { Msg } from './messages.js'
 import type { Store } from './store.js'
 import { selectEndedReply } from '../reducers/selectors.js'
 import type { AgentState } from '../reducers/state.js'
+import type { CallerToolSpec } from './tools.js'
 
 export interface ReplyOptions {
   /** Aborting it interrupts the reply; the stream then yields the closing events and ends. */
@@ -20,6 +21,11 @@ export interface ReplyOptions {
   rejectOnInterrupt?: boolean
   /** A zod object schema the reply ends with a value of (see `Agent.reply`); overrides the agent's default. */
   output?: z.ZodType
+  /**
+   * Tools the caller executes, offered to the model from this reply on (replacing those of an earlier
+   * reply); a call to one parks the reply with REQUIRE_EXTERNAL_EXECUTION. The agent's own tools win a name clash.
+   */
+  externalTools?: CallerToolSpec[]
 }
 
 /** The output events after which a reply can be paused (the reducers derive the status there). */

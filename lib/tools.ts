@@ -92,3 +92,20 @@ const validatorOf = (name: string, schema: JsonSchema): z.ZodType => {
     throw new AgentError('INVALID_OPTION', `defineTool("${name}"): its JSON Schema cannot be used to validate arguments (${(error as Error).message}).`)
   }
 }
+
+/** A tool the caller executes for one reply (an AG-UI front end's tool), described as JSON Schema. */
+export interface CallerToolSpec {
+  name: string
+  description: string
+  /** The JSON Schema of its input, shown to the model as given (default: any object). */
+  parameters?: Record<string, unknown>
+}
+
+/** A caller's tool as an external tool: a call to it parks the reply for the caller's result. */
+export const callerTool = ({ name, description, parameters }: CallerToolSpec): Tool => {
+  if (typeof description !== 'string') throw new AgentError('INVALID_OPTION', `externalTools: tool "${name}" needs a description string.`)
+  if (parameters !== undefined && (typeof parameters !== 'object' || parameters === null || Array.isArray(parameters)))
+    throw new AgentError('INVALID_OPTION', `externalTools: the parameters of tool "${name}" must be a JSON Schema object.`)
+  const tool = defineTool<z.ZodType>({ name, description, input: z.record(z.string(), z.unknown()), external: true })
+  return { ...tool, spec: { name, description, input_schema: parameters ?? { type: 'object' } } }
+}

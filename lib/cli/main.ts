@@ -11,11 +11,12 @@ import { escapeControls } from './escape.js'
 import { inspect } from './inspect.js'
 import { migrate } from './migrate.js'
 import { replay } from './replay.js'
+import { serve } from './serve.js'
 import { sessions } from './sessions.js'
 import { exportSession, importSession } from './transfer.js'
 import { validate } from './validate.js'
 
-export const commands: Record<string, Command> = { chat, replay, inspect, validate, sessions, export: exportSession, import: importSession, migrate }
+export const commands: Record<string, Command> = { chat, replay, inspect, validate, sessions, export: exportSession, import: importSession, migrate, serve }
 
 export const processIo: Io = {
   out: (text) => void process.stdout.write(`${text}\n`),

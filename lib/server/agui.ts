@@ -1,0 +1,86 @@
+// The AG-UI 1.0 endpoint: one POST per run, answered by an SSE stream of AG-UI events. threadId is
+// the session (created on first use); the run's input is planned against the session's state
+// (agui/fromAgUi.ts), sent through the hub with the run's front-end tools as external tools, and
+// the reply's events are mapped (agui/toAgUi.ts).
+// The connection closing is the Stop button: the reply is interrupted through the hub.
+import { AgentError } from '../errors.js'
+import type { Hub, SessionHandle } from '../hub/types.js'
+import type { CallerToolSpec } from '../tools.js'
+import { parseRunInput, planRun } from './agui/fromAgUi.js'
+import { createAgUiRun, type AgUiRun } from './agui/toAgUi.js'
+import type { AgUiEvent } from './agui/types.js'
+import { readJson } from './http.js'
+import { checkInputSize, type counter, type ServerLimits } from './limits.js'
+import { SSE_HEADERS, sseStream, type SseSink } from './sse.js'
+
+export interface AgUiContext {
+  hub: Hub
+  limits: ServerLimits
+  replies: ReturnType<typeof counter>
+  headers: Record<string, string>
+}
+
+export const runAgUi = async (ctx: AgUiContext, request: Request, session_id?: string): Promise<Response> => {
+  const body = await readJson(request, ctx.limits.bodyBytes)
+  const run = parseRunInput(body)
+  checkInputSize(run.messages.at(-1) ?? {}, ctx.limits.messageBytes)
+  const threadId = session_id ?? run.threadId
+  const stop = new AbortController()
+  const onClose = () => stop.abort()
+  request.signal?.addEventListener('abort', onClose)
+  const stream = sseStream({
+    keepAliveMs: ctx.limits.keepAliveMs,
+    highWaterBytes: ctx.limits.sseHighWaterBytes,
+    start(sink) {
+      void respond(ctx, sink, threadId, run, stop.signal).finally(() => {
+        request.signal?.removeEventListener('abort', onClose)
+        sink.close()
+      })
+      return onClose
+    },
+  })
+  return new Response(stream, { status: 200, headers: { ...SSE_HEADERS, ...ctx.headers } })
+}
+
+const respond = async (ctx: AgUiContext, sink: SseSink, threadId: string, run: ReturnType<typeof parseRunInput>, signal: AbortSignal) => {
+  const send = (events: AgUiEvent[]) => {
+    for (const event of events) sink.send(event)
+  }
+  let mapped: AgUiRun | null = null
+  let release: (() => void) | null = null
+  try {
+    const handle = await openThread(ctx.hub, threadId)
+    const plan = planRun(await handle.state(), run)
+    mapped = createAgUiRun({ threadId, runId: run.runId, ...(plan.reply_id ? { reply_id: plan.reply_id } : {}), ...(plan.kind === 'input' ? { externalCallIds: plan.externalCallIds } : {}) })
+    if (plan.kind === 'none') return send([...mapped.start(), ...mapped.finish()])
+    release = ctx.replies.acquire('process')
+    if (plan.reply_id) send(mapped.start())
+    for await (const event of handle.replyStream(plan.input, { signal, externalTools: frontEndTools(run) })) send(mapped.map(event))
+    send(mapped.finish())
+  } catch (error) {
+    const { code, message } = error instanceof AgentError ? error : { code: 'INTERNAL', message: 'The server failed while running the agent.' }
+    send(mapped ? mapped.fail(code, message) : [{ type: 'RUN_ERROR', message, code }])
+  } finally {
+    release?.()
+  }
+}
+
+/** The run's front-end tools, offered to the model as external tools of this run. */
+const frontEndTools = (run: ReturnType<typeof parseRunInput>): CallerToolSpec[] =>
+  (run.tools ?? []).map(({ name, description, parameters }) => ({
+    name, description, ...(typeof parameters === 'object' && parameters !== null && !Array.isArray(parameters) ? { parameters: parameters as Record<string, unknown> } : {}),
+  }))
+
+/** The session of a thread, created on its first run. */
+const openThread = async (hub: Hub, session_id: string): Promise<SessionHandle> => {
+  const handle = hub.session(session_id)
+  try {
+    await handle.state()
+  } catch (error) {
+    if (!(error instanceof AgentError) || error.code !== 'NOT_FOUND') throw error
+    await hub.create({ session_id }).catch((e: unknown) => {
+      if (!(e instanceof AgentError) || e.code !== 'SESSION_EXISTS') throw e
+    })
+  }
+  return handle
+}

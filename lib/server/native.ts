@@ -1,0 +1,152 @@
+// The native API: sessions, replies and events as JSON and SSE, each route a thin call on the hub.
+// A reply streams its output events with `id: <seq>`; a client that leaves does not stop it (the
+// stream is drained to its end in the background) and comes back on /events from the last seq.
+// Events streams send history then live events from one follow(): no gap, no duplicate.
+import { AgentError } from '../errors.js'
+import type { AgentEvent, OutputEvent } from '../events.js'
+import type { Hub, SessionHandle } from '../hub/types.js'
+import { json, readJson } from './http.js'
+import { checkInputSize, type counter, type ServerLimits } from './limits.js'
+import { SSE_HEADERS, sseStream } from './sse.js'
+
+export interface NativeContext {
+  hub: Hub
+  limits: ServerLimits
+  replies: ReturnType<typeof counter>
+  followers: ReturnType<typeof counter>
+  headers: Record<string, string>
+}
+
+type Body = Record<string, unknown>
+const object = (value: unknown, what: string): Body => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AgentError('INVALID_INPUT', `${what} must be a JSON object.`)
+  return value as Body
+}
+const callId = (value: unknown, field: string): string => {
+  const id = typeof value === 'string' ? value : (value as { tool_call_id?: unknown } | null)?.tool_call_id
+  if (typeof id !== 'string' || !id) throw new AgentError('INVALID_INPUT', `${field} needs a tool call id: "${field}": "<id>" or { "tool_call_id": "<id>" }.`)
+  return id
+}
+
+export const createSession = async (ctx: NativeContext, request: Request): Promise<Response> => {
+  const body = object(await readJson(request, ctx.limits.bodyBytes, {}), 'The body of POST /sessions')
+  const info = await ctx.hub.create({
+    ...(typeof body.session_id === 'string' ? { session_id: body.session_id } : {}),
+    ...(body.metadata !== undefined ? { metadata: object(body.metadata, 'metadata') } : {}),
+  })
+  return json({ session_id: info.session_id, info }, 201, ctx.headers)
+}
+
+export const listSessions = async (ctx: NativeContext, url: URL): Promise<Response> => {
+  const limit = url.searchParams.get('limit')
+  const after = url.searchParams.get('after')
+  if (limit !== null && !/^[1-9]\d{0,3}$/.test(limit)) throw new AgentError('INVALID_INPUT', `limit must be a whole number from 1 to 9999; received ${JSON.stringify(limit)}.`)
+  const page = await ctx.hub.list({ ...(limit ? { limit: Number(limit) } : {}), ...(after ? { after } : {}) })
+  return json(page, 200, ctx.headers)
+}
+
+export const getState = async (ctx: NativeContext, handle: SessionHandle): Promise<Response> => json(await handle.state(), 200, ctx.headers)
+
+export const deleteSession = async (ctx: NativeContext, session_id: string): Promise<Response> => {
+  await ctx.hub.delete(session_id)
+  return new Response(null, { status: 204, headers: ctx.headers })
+}
+
+export const interrupt = async (ctx: NativeContext, handle: SessionHandle): Promise<Response> => {
+  await handle.interrupt()
+  const { status, reply_id, seq } = await handle.state()
+  return json({ status, reply_id, seq }, 200, ctx.headers)
+}
+
+/** Applies an input event or an approve / deny / submit shorthand; answers with the events it caused. */
+export const postInput = async (ctx: NativeContext, handle: SessionHandle, request: Request): Promise<Response> => {
+  const body = object(await readJson(request, ctx.limits.bodyBytes), 'The body of POST /sessions/:id/input')
+  checkInputSize(body, ctx.limits.messageBytes)
+  let events: AgentEvent[]
+  if (body.approve !== undefined) {
+    const edited = (body.approve as { input?: unknown }).input
+    events = await handle.approve(callId(body.approve, 'approve'), edited !== undefined ? { input: object(edited, 'approve.input') } : {})
+  } else if (body.deny !== undefined) {
+    const reason = (body.deny as { reason?: unknown }).reason
+    events = await handle.deny(callId(body.deny, 'deny'), typeof reason === 'string' ? reason : undefined)
+  } else if (body.submit !== undefined) {
+    const submit = object(body.submit, 'submit')
+    events = await handle.submitResult(callId(submit, 'submit'), submit.result)
+  } else {
+    events = await handle.dispatch(inputOf(body.input ?? body))
+  }
+  return json({ events }, 200, ctx.headers)
+}
+
+/** Starts or resumes a reply and streams its output events; refusals answer before any byte of SSE. */
+export const postReply = async (ctx: NativeContext, handle: SessionHandle, request: Request): Promise<Response> => {
+  const body = object(await readJson(request, ctx.limits.bodyBytes), 'The body of POST /sessions/:id/replies')
+  if (body.input === undefined) throw new AgentError('INVALID_INPUT', 'POST /sessions/:id/replies needs { "input": <a message, a string or an input event> }.')
+  checkInputSize(body.input, ctx.limits.messageBytes)
+  const release = ctx.replies.acquire('process')
+  let iterator: AsyncIterator<OutputEvent>
+  let first: IteratorResult<OutputEvent>
+  try {
+    iterator = handle.replyStream(inputOf(body.input))[Symbol.asyncIterator]()
+    first = await iterator.next()
+  } catch (error) {
+    release()
+    throw error
+  }
+  const body$ = sseStream({
+    keepAliveMs: ctx.limits.keepAliveMs,
+    highWaterBytes: ctx.limits.sseHighWaterBytes,
+    start(sink) {
+      void (async () => {
+        try {
+          for (let next = first; !next.done; next = await iterator.next()) sink.send(next.value, seqOf(next.value))
+        } catch (error) {
+          sink.fail(errorBody(error))
+        } finally {
+          release()
+          sink.close()
+        }
+      })()
+    },
+  })
+  return new Response(body$, { status: 200, headers: { ...SSE_HEADERS, ...ctx.headers } })
+}
+
+/** The session's events after `from_seq` (or Last-Event-ID), then live ones, each with `id: <seq>`. */
+export const followEvents = async (ctx: NativeContext, handle: SessionHandle, request: Request, url: URL): Promise<Response> => {
+  const given = url.searchParams.get('from_seq') ?? request.headers.get('last-event-id') ?? '0'
+  if (!/^\d{1,15}$/.test(given)) throw new AgentError('INVALID_INPUT', `from_seq must be a whole number of 0 or more; received ${JSON.stringify(given)}.`)
+  await handle.state() // NOT_FOUND as a 404 before the stream starts
+  const release = ctx.followers.acquire(handle.session_id)
+  let seq = Number(given)
+  const body$ = sseStream({
+    keepAliveMs: ctx.limits.keepAliveMs,
+    highWaterBytes: ctx.limits.sseHighWaterBytes,
+    start(sink) {
+      const subscription = handle.follow({ fromSeq: seq }).subscribe({
+        next: (event) => sink.send(event, ++seq),
+        error: (error) => sink.fail(errorBody(error)),
+        complete: () => sink.close(),
+      })
+      return () => {
+        subscription.unsubscribe()
+        release()
+      }
+    },
+  })
+  return new Response(body$, { status: 200, headers: { ...SSE_HEADERS, ...ctx.headers } })
+}
+
+const seqOf = (event: AgentEvent): number | undefined => {
+  const seq = event.metadata.seq
+  return typeof seq === 'number' ? seq : undefined
+}
+
+const errorBody = (error: unknown) =>
+  error instanceof AgentError ? { code: error.code, message: error.message } : { code: 'INTERNAL', message: 'The stream failed on the server.' }
+
+/** A string, a message or an input event, passed to the hub as is (it admits or refuses it). */
+const inputOf = (input: unknown): Parameters<SessionHandle['dispatch']>[0] => {
+  if (typeof input === 'string') return input
+  return object(input, 'input') as unknown as Parameters<SessionHandle['dispatch']>[0]
+}

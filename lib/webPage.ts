@@ -1,0 +1,49 @@
+// The web page as static files (Node only, in `agentlog/node`): `webPage()` answers GET / and the
+// page's few assets from dist/web (built by `npm run build:web`) and returns null for any other
+// request, so `withWebPage(handler)` puts the page in front of the server's fetch handler.
+import { readFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+type Handler = (request: Request) => Promise<Response>
+
+const ASSETS: Record<string, { file: string; type: string }> = {
+  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/index.html': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/app.js.map': { file: 'app.js.map', type: 'application/json; charset=utf-8' },
+  '/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
+}
+
+const SECURITY = {
+  'content-security-policy': "default-src 'self'; img-src 'self' data: https: http:; style-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-cache',
+}
+
+/** dist/web beside the built module (dist/lib/webPage.js), or dist/web of the tree when run from source (web/ there holds the sources, without app.js). */
+const defaultDir = (): string => {
+  const built = fileURLToPath(new URL('../web/', import.meta.url))
+  return existsSync(`${built}app.js`) ? built : fileURLToPath(new URL('../dist/web/', import.meta.url))
+}
+
+export const webPage = ({ dir = defaultDir() }: { dir?: string } = {}) =>
+  async (request: Request): Promise<Response | null> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return null
+    const asset = ASSETS[new URL(request.url).pathname]
+    if (!asset) return null
+    try {
+      const body = await readFile(`${dir}/${asset.file}`)
+      return new Response(request.method === 'HEAD' ? null : body, { headers: { 'content-type': asset.type, ...SECURITY } })
+    } catch {
+      return new Response('The web page is not built: run `npm run build:web`.', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+    }
+  }
+
+/** The page at / in front of a fetch handler (the server): other requests go to `handler`, whose
+ * own properties (such as `authenticated`, which listen() checks) the result keeps. */
+export const withWebPage = <H extends Handler>(handler: H, options?: { dir?: string }): H => {
+  const page = webPage(options)
+  return Object.assign(async (request: Request) => (await page(request)) ?? handler(request), handler)
+}

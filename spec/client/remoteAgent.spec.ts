@@ -1,0 +1,165 @@
+// remoteAgent against the real server: its state is the fold of the session's events
+// (replay(remote.log) deep-equals GET /sessions/:id), it reconnects after dropped connections from
+// its last seq without gaps or duplicates, and it drives replies, stops and approvals over HTTP.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { z } from 'zod'
+import { AgentError, callTool, defineTool, isOutputEvent, remoteAgent, replay, say, scriptedModel, type AgentEvent, type AgentState, type OutputEvent } from '../../lib/index.js'
+import { newSession, startServer, type AgentFactory } from '../server/helpers.js'
+
+const test = suite('client/remoteAgent')
+
+const chatty = (chunkDelayMs = 0): AgentFactory => () => ({
+  name: 'Friday', model: scriptedModel([[...say('Hello there, how are you today?', 8)], [...say('Fine, thanks.', 3)]], { chunkDelayMs, onExhausted: 'repeat-last' }),
+})
+const serverState = async (url: string, id: string) => (await (await fetch(`${url}/sessions/${id}`)).json()) as AgentState
+
+/** A fetch whose first `drops` streams of `path` are cut after `bytes` bytes (mid-event), as a flaky network would. */
+const flakyFetch = (drops: number, bytes: number, path = '/events'): typeof fetch => {
+  let left = drops
+  return async (input, init) => {
+    const response = await fetch(input, init)
+    if (!String(input).includes(path) || left-- <= 0 || !response.body) return response
+    const reader = response.body.getReader()
+    let sent = 0
+    const cut = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read()
+        if (done) return controller.close()
+        const part = value.subarray(0, bytes - sent)
+        sent += part.byteLength
+        controller.enqueue(part)
+        if (sent >= bytes) {
+          await reader.cancel()
+          controller.close()
+        }
+      },
+      cancel: () => reader.cancel(),
+    })
+    return new Response(cut, { status: response.status, headers: response.headers })
+  }
+}
+
+test('reply() over HTTP; the remote state is the fold of its log and equals the server\'s state', async () => {
+  const server = await startServer(chatty())
+  const id = await newSession(server.url)
+  const remote = remoteAgent({ url: server.url, session: id })
+  try {
+    const states: AgentState[] = []
+    remote.state$.subscribe((s) => states.push(s))
+    const msg = await remote.reply('hi')
+    assert.is(msg.content.find((b) => b.type === 'text')?.type, 'text')
+    assert.is((msg.content.find((b) => b.type === 'text') as { text: string }).text, 'Hello there, how are you today?')
+    await remote.reply('and you?')
+    const synced = await remote.sync()
+    assert.equal(replay(remote.log), synced)
+    assert.equal(synced, await serverState(server.url, id))
+    assert.is(states.at(-1), remote.state)
+    assert.is(remote.log.length, synced.seq)
+  } finally {
+    remote.close()
+    await server.close()
+  }
+})
+
+test('it reconnects after dropped connections from its last seq: no gap, no duplicate', async () => {
+  const server = await startServer(chatty(2))
+  const id = await newSession(server.url)
+  const remote = remoteAgent({ url: server.url, session: id, fetch: flakyFetch(4, 700) })
+  const seen: AgentEvent[] = []
+  remote.events$.subscribe((e) => seen.push(e))
+  try {
+    await remote.reply('hi')
+    await remote.reply('again')
+    const synced = await remote.sync()
+    const truth = await serverState(server.url, id)
+    assert.equal(synced, truth)
+    assert.is(seen.length, truth.seq, 'every event once')
+    assert.equal(seen.map((e) => e.metadata.seq), Array.from({ length: truth.seq }, (_, i) => i + 1))
+  } finally {
+    remote.close()
+    await server.close()
+  }
+})
+
+test('a reply stream cut by the network goes on from the followed log: every event once, and the reply is not stopped', async () => {
+  const server = await startServer(chatty(5))
+  const id = await newSession(server.url)
+  const remote = remoteAgent({ url: server.url, session: id, fetch: flakyFetch(1, 900, '/replies') })
+  try {
+    const events: OutputEvent[] = []
+    for await (const event of remote.replyStream('hi')) events.push(event)
+    const truth = await remote.sync()
+    const expected = remote.log.filter(isOutputEvent)
+    assert.equal(events.map((e) => e.id), expected.map((e) => e.id))
+    const end = events.at(-1)!
+    assert.is(end.type === 'REPLY_END' && end.finished_reason, 'completed')
+    assert.is(truth.context.at(-1)!.finished_reason, 'completed')
+  } finally {
+    remote.close()
+    await server.close()
+  }
+})
+
+test('a follower sees every event of a reply another client runs', async () => {
+  const server = await startServer(chatty(1))
+  const id = await newSession(server.url)
+  const runner = remoteAgent({ url: server.url, session: id })
+  const follower = remoteAgent({ url: server.url, session: id })
+  try {
+    await runner.reply('hi')
+    const state = await follower.sync()
+    assert.equal(state, await runner.sync())
+    assert.equal(follower.log.map((e) => e.id), runner.log.map((e) => e.id))
+  } finally {
+    runner.close()
+    follower.close()
+    await server.close()
+  }
+})
+
+test('the signal and leaving the loop early interrupt the reply; a paused reply refuses a message with REPLY_PAUSED; approve resumes it', async () => {
+  const remove = defineTool({ name: 'remove', description: 'Removes', input: z.object({ path: z.string() }), permission: 'ask', execute: ({ path }) => `removed ${path}` })
+  const server = await startServer(() => ({
+    name: 'Friday', tools: [remove],
+    model: scriptedModel([[...say('one two three four five six seven eight', 8)], [...say('nine ten eleven twelve', 4)], [...callTool('c-1', 'remove', { path: '/a' })], [...say('Removed.')]], { chunkDelayMs: 20 }),
+  }))
+  const id = await newSession(server.url)
+  const remote = remoteAgent({ url: server.url, session: id })
+  try {
+    const controller = new AbortController()
+    const events: OutputEvent[] = []
+    for await (const event of remote.replyStream('count', { signal: controller.signal })) {
+      events.push(event)
+      if (event.type === 'TEXT_BLOCK_DELTA') controller.abort()
+    }
+    const end = events.at(-1)!
+    assert.is(end.type === 'REPLY_END' && end.finished_reason, 'interrupted')
+
+    for await (const event of remote.replyStream('more')) if (event.type === 'TEXT_BLOCK_DELTA') break
+    const afterBreak = await remote.sync()
+    assert.is(afterBreak.status, 'idle')
+    assert.is(afterBreak.context.at(-1)!.finished_reason, 'interrupted')
+
+    const paused = await remote.reply('remove /a')
+    assert.is(remote.state.status, 'paused')
+    assert.ok(paused.content.some((b) => b.type === 'tool_call' && b.state === 'asking'))
+    try {
+      await remote.reply('something else')
+      assert.unreachable('refused')
+    } catch (error) {
+      assert.instance(error, AgentError)
+      assert.is((error as AgentError).code, 'REPLY_PAUSED')
+    }
+    await remote.approve('c-1')
+    let state = await remote.sync()
+    while (state.status !== 'idle') state = await new Promise<AgentState>((resolve) => setTimeout(() => resolve(remote.sync()), 20))
+    assert.ok(JSON.stringify(state.context.at(-1)).includes('removed /a'))
+    assert.equal(replay(remote.log), await serverState(server.url, id))
+  } finally {
+    remote.close()
+    await server.close()
+  }
+})
+
+test.run()

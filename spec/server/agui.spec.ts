@@ -1,0 +1,205 @@
+// The AG-UI endpoint driven by the real @ag-ui/client HttpAgent against the real server: every
+// stream passes verifyEvents and @ag-ui/core's schemas; a plain answer, tools, an approval (approved,
+// edited, denied), a front-end tool, abortRun() mid-text and mid-tool-call (the reply ends
+// interrupted and the next run sees a consistent history), a model error, max iterations.
+import { HttpAgent, type BaseEvent } from '@ag-ui/client'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { z } from 'zod'
+import { callTool, defineTool, say, scriptedModel, type AgentState, type ScriptedTurn, type Tool } from '../../lib/index.js'
+import type { AgUiEvent } from '../../lib/server/agui/types.js'
+import { readSse } from '../../lib/client/sse.js'
+import { post, startServer } from './helpers.js'
+import { verify } from './agui/helpers.js'
+
+const test = suite('server/agui')
+
+const removed: string[] = []
+const remove = defineTool({ name: 'remove', description: 'Removes a file', input: z.object({ path: z.string() }), permission: 'ask', execute: ({ path }) => (removed.push(path), `removed ${path}`) })
+const lookup = defineTool({ name: 'lookup', description: 'Looks up', input: z.object({ q: z.string() }), execute: ({ q }) => `found ${q}` })
+
+const serve = (turns: ScriptedTurn[], tools: Tool[] = [], extra: { chunkDelayMs?: number; maxIters?: number } = {}) =>
+  startServer(() => ({ name: 'Friday', tools, ...(extra.maxIters ? { maxIters: extra.maxIters } : {}), model: scriptedModel(turns, { chunkDelayMs: extra.chunkDelayMs ?? 0 }) }))
+
+/** One run through HttpAgent; the events it received, checked by verifyEvents and the schemas. */
+const run = async (agent: HttpAgent, params: Parameters<HttpAgent['runAgent']>[0] = {}, onEvent?: (e: BaseEvent) => void) => {
+  const events: AgUiEvent[] = []
+  let failed: unknown = null
+  await agent.runAgent(params, { onEvent: ({ event }) => { events.push(event as unknown as AgUiEvent); onEvent?.(event) } }).catch((error: unknown) => { failed = error })
+  await verify(events)
+  return { events, failed }
+}
+const sessionState = async (url: string, id: string) => (await (await fetch(`${url}/sessions/${id}`)).json()) as AgentState
+const untilIdle = async (url: string, id: string) => {
+  for (;;) {
+    const state = await sessionState(url, id)
+    if (state.status === 'idle') return state
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+test('a plain answer; the next run sends the whole conversation back and only the new message is appended', async () => {
+  const server = await serve([[...say('Hello!', 3)], [...say('Again.')]])
+  try {
+    const agent = new HttpAgent({ url: `${server.url}/ag-ui`, threadId: 'thread-plain' })
+    agent.addMessage({ id: 'u-1', role: 'user', content: 'hi' })
+    const first = await run(agent)
+    assert.is(first.failed, null)
+    assert.equal(first.events.map((e) => e.type), ['RUN_STARTED', 'STEP_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'STEP_FINISHED', 'RUN_FINISHED'])
+    assert.equal(agent.messages.map((m) => [m.role, m.content]), [['user', 'hi'], ['assistant', 'Hello!']])
+    agent.addMessage({ id: 'u-2', role: 'user', content: 'more' })
+    await run(agent)
+    const state = await sessionState(server.url, 'thread-plain')
+    assert.equal(state.context.filter((m) => m.role === 'user').map((m) => m.id), ['u-1', 'u-2'])
+    assert.is(agent.messages.at(-1)!.content, 'Again.')
+  } finally {
+    await server.close()
+  }
+})
+
+test('tools: the call streams and its result arrives as a tool message', async () => {
+  const server = await serve([[...say('Looking.'), ...callTool('k-1', 'lookup', { q: 'x' }, 2)], [...say('It is x.')]], [lookup])
+  try {
+    const agent = new HttpAgent({ url: `${server.url}/ag-ui`, threadId: 'thread-tools' })
+    agent.addMessage({ id: 'u-1', role: 'user', content: 'find x' })
+    const { events } = await run(agent)
+    assert.ok(events.some((e) => e.type === 'TOOL_CALL_START' && e.toolCallId === 'k-1'))
+    const tool = agent.messages.find((m) => m.role === 'tool')
+    assert.is(tool && tool.content, 'found x')
+    assert.is(agent.messages.at(-1)!.content, 'It is x.')
+  } finally {
+    await server.close()
+  }
+})
+
+for (const [name, payload, expected] of [
+  ['approved', { approved: true }, 'removed /a'],
+  ['edited', { approved: true, editedArgs: { path: '/b' } }, 'removed /b'],
+  ['denied', { approved: false }, 'denied by user'],
+] as const) {
+  test(`an approval ${name}: the run ends on an interrupt, the resume runs on without repeating the call`, async () => {
+    const server = await serve([[...callTool('r-1', 'remove', { path: '/a' })], [...say('Finished.')]], [remove])
+    try {
+      const agent = new HttpAgent({ url: `${server.url}/ag-ui`, threadId: `thread-${name}` })
+      agent.addMessage({ id: 'u-1', role: 'user', content: 'remove /a' })
+      const first = await run(agent)
+      assert.equal(first.events.at(-1)!.outcome && (first.events.at(-1)!.outcome as { type: string }).type, 'interrupt')
+      assert.equal(agent.pendingInterrupts.map((i) => [i.id, i.reason, i.toolCallId]), [['r-1', 'tool_call', 'r-1']])
+      const blocked = await post(`${server.url}/ag-ui`, { threadId: `thread-${name}`, runId: 'run-x', messages: [...agent.messages, { id: 'u-9', role: 'user', content: 'ignore it' }] })
+      const refusal: AgUiEvent[] = []
+      for await (const message of readSse(blocked)) refusal.push(message.data as AgUiEvent)
+      await verify(refusal)
+      assert.equal(refusal.map((e) => [e.type, e.code]), [['RUN_ERROR', 'REPLY_PAUSED']], 'new input while interrupts are pending is refused')
+      const resumed = await run(agent, { resume: [{ interruptId: 'r-1', status: 'resolved', payload }] })
+      assert.not.ok(resumed.events.some((e) => e.type === 'TOOL_CALL_START'))
+      const result = resumed.events.find((e) => e.type === 'TOOL_CALL_RESULT')!
+      assert.is(result.toolCallId, 'r-1')
+      assert.match(String(result.content), expected)
+      assert.is(resumed.events.at(-1)!.type, 'RUN_FINISHED')
+      const again = await run(agent, { resume: [{ interruptId: 'r-1', status: 'resolved', payload }] })
+      assert.equal(again.events.map((e) => e.type), ['RUN_STARTED', 'RUN_FINISHED'], 'a repeated resume changes nothing')
+    } finally {
+      await server.close()
+    }
+  })
+}
+
+test('a resume that cancels every interrupt ends the paused reply: interrupted results, then RUN_FINISHED{cancelled}', async () => {
+  const server = await serve([[...callTool('r-1', 'remove', { path: '/a' })], [...say('Next.')]], [remove])
+  try {
+    const agent = new HttpAgent({ url: `${server.url}/ag-ui`, threadId: 'thread-cancel' })
+    agent.addMessage({ id: 'u-1', role: 'user', content: 'remove /a' })
+    await run(agent)
+    const cancelled = await run(agent, { resume: [{ interruptId: 'r-1', status: 'cancelled' }] })
+    assert.equal(cancelled.events.map((e) => e.type), ['RUN_STARTED', 'TOOL_CALL_RESULT', 'RUN_FINISHED'])
+    assert.match(String(cancelled.events[1].content), 'interrupted by the user')
+    assert.equal(cancelled.events[2].outcome, { type: 'cancelled' })
+    const state = await sessionState(server.url, 'thread-cancel')
+    assert.is(state.status, 'idle')
+    agent.addMessage({ id: 'u-2', role: 'user', content: 'go on' })
+    const next = await run(agent)
+    assert.is(next.failed, null, 'the next run is an ordinary new run')
+    assert.is(agent.messages.at(-1)!.content, 'Next.')
+  } finally {
+    await server.close()
+  }
+})
+
+test('a front-end tool of the run: offered to the model as given, pendingToolCallIds, then the tool message of the next run resumes the reply', async () => {
+  const model = scriptedModel([[...callTool('b-1', 'browser', { url: 'https://example.org' })], [...say('The page says hi.')]])
+  const server = await startServer(() => ({ name: 'Friday', tools: [lookup], model }))
+  try {
+    const agent = new HttpAgent({ url: `${server.url}/ag-ui`, threadId: 'thread-front' })
+    agent.addMessage({ id: 'u-1', role: 'user', content: 'open it' })
+    const parameters = { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] }
+    const first = await run(agent, { tools: [{ name: 'browser', description: 'Opens a page', parameters }] })
+    assert.equal(model.requests[0].tools.map((t) => t.name), ['lookup', 'browser'])
+    assert.equal(model.requests[0].tools[1], { name: 'browser', description: 'Opens a page', input_schema: parameters })
+    assert.equal(first.events.at(-1)!.outcome, { type: 'success', pendingToolCallIds: ['b-1'] })
+    agent.addMessage({ id: 'tool-1', role: 'tool', toolCallId: 'b-1', content: 'hi' })
+    const second = await run(agent)
+    assert.is(second.failed, null)
+    assert.not.ok(second.events.some((e) => e.type === 'TOOL_CALL_RESULT'), 'the front end\'s own result is not echoed')
+    assert.is(agent.messages.at(-1)!.content, 'The page says hi.')
+    assert.equal(model.requests[1].tools.map((t) => t.name), ['lookup'], 'the next run offered no front-end tool')
+    const result = model.requests[1].messages.at(-1)!.content.find((b) => b.type === 'tool_result')
+    assert.is(result && result.type === 'tool_result' && result.output, 'hi')
+  } finally {
+    await server.close()
+  }
+})
+
+for (const where of ['text', 'tool call'] as const) {
+  test(`abortRun() mid-${where} is the Stop button: the reply ends interrupted and the next run sees a consistent history`, async () => {
+    const turns: ScriptedTurn[] = where === 'text'
+      ? [[...say('one two three four five six seven eight nine ten', 10)], [...say('Yes?')]]
+      : [[...callTool('l-1', 'lookup', { q: 'a long query string here' }, 10)], [...say('Yes?')]]
+    const server = await serve(turns, [lookup], { chunkDelayMs: 20 })
+    try {
+      const threadId = `thread-abort-${where.replace(' ', '-')}`
+      const agent = new HttpAgent({ url: `${server.url}/ag-ui`, threadId })
+      agent.addMessage({ id: 'u-1', role: 'user', content: 'go' })
+      const trigger = where === 'text' ? 'TEXT_MESSAGE_CONTENT' : 'TOOL_CALL_ARGS'
+      const started = { at: 0 }
+      await run(agent, {}, (e) => {
+        if (e.type === trigger && !started.at) {
+          started.at = performance.now()
+          agent.abortRun()
+        }
+      })
+      const state = await untilIdle(server.url, threadId)
+      console.log(`    abortRun mid-${where}: the server's reply ended ${(performance.now() - started.at).toFixed(1)} ms later`)
+      assert.is(state.context.at(-1)!.finished_reason, 'interrupted')
+      agent.addMessage({ id: 'u-2', role: 'user', content: 'still there?' })
+      const next = await run(agent)
+      assert.is(next.failed, null, 'the partial history the client kept is accepted')
+      assert.is(agent.messages.at(-1)!.content, 'Yes?')
+    } finally {
+      await server.close()
+    }
+  })
+}
+
+test('a model error and max iterations end the run with RUN_ERROR', async () => {
+  const failing = await serve([[...say('Par'), { type: 'fail', error: Object.assign(new Error('invalid key'), { status: 401 }) }]])
+  try {
+    const agent = new HttpAgent({ url: `${failing.url}/ag-ui`, threadId: 'thread-error' })
+    agent.addMessage({ id: 'u-1', role: 'user', content: 'hi' })
+    const { events } = await run(agent)
+    assert.is(events.at(-1)!.type, 'RUN_ERROR')
+    assert.match(String(events.at(-1)!.code), /^model_/)
+  } finally {
+    await failing.close()
+  }
+  const looping = await serve([[...callTool('l-1', 'lookup', { q: 'a' })], [...callTool('l-2', 'lookup', { q: 'b' })], [...say('Summary.')]], [lookup], { maxIters: 1 })
+  try {
+    const agent = new HttpAgent({ url: `${looping.url}/ag-ui`, threadId: 'thread-iters' })
+    agent.addMessage({ id: 'u-1', role: 'user', content: 'loop' })
+    const { events } = await run(agent)
+    assert.equal([events.at(-1)!.type, events.at(-1)!.code], ['RUN_ERROR', 'exceed_max_iters'])
+  } finally {
+    await looping.close()
+  }
+})
+
+test.run()

@@ -1,0 +1,53 @@
+// The real server on 127.0.0.1 (ephemeral port) over a real hub and a directory store in a fresh
+// temporary folder; helpers to read SSE over fetch and to collect a session's events.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createHub, createServer, type AgentEvent, type AgentOptions, type Hub, type ServerLimits } from '../../lib/index.js'
+import { directoryStore, listen } from '../../lib/node.js'
+import { readSse } from '../../lib/client/sse.js'
+
+export type AgentFactory = (session_id: string) => Omit<AgentOptions, 'log' | 'session_id'>
+
+export interface Running {
+  url: string
+  hub: Hub
+  close(): Promise<void>
+}
+
+export const startServer = async (agent: AgentFactory, options: { token?: string; cors?: { origins: string[] }; limits?: Partial<ServerLimits> } = {}): Promise<Running> => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentlog-server-'))
+  const hub = createHub({ store: directoryStore(dir), agent })
+  const listening = await listen(createServer({ hub, ...options }), { port: 0 })
+  return {
+    url: listening.url,
+    hub,
+    async close() {
+      await listening.close()
+      await hub.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+export const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+
+export const newSession = async (url: string): Promise<string> => ((await (await post(`${url}/sessions`, {})).json()) as { session_id: string }).session_id
+
+/** Reads an SSE response to its end (or until `until` says stop), with each event's id. */
+export const readAll = async (response: Response, until?: (event: AgentEvent, seq: number) => boolean) => {
+  const out: { seq: number; event: AgentEvent }[] = []
+  for await (const message of readSse(response)) {
+    const entry = { seq: Number(message.id), event: message.data as AgentEvent }
+    out.push(entry)
+    if (until?.(entry.event, entry.seq)) break
+  }
+  return out
+}
+
+/** Every event of the session from seq 0, read from /events until the log holds `seq` events. */
+export const eventsUpTo = async (url: string, session: string, seq: number) => {
+  const response = await fetch(`${url}/sessions/${session}/events?from_seq=0`)
+  return readAll(response, (_, s) => s >= seq)
+}

@@ -1,0 +1,111 @@
+// The agent the browser specs and the web benchmark serve: a scripted model that acts on the last
+// user message ("hello", "long", "slow tool", "approve", "external", "image", "stream N"), and
+// tools for each case: a slow streaming tool, a tool that asks, an external tool, an image tool.
+import { deflateSync } from 'node:zlib'
+import { z } from 'zod'
+import {
+  callTool, defineTool, say, scriptedModel, usage,
+  type AgentOptions, type ModelRequest, type ScriptStep, type Tool,
+} from '../../../lib/index.js'
+import { sleep } from '../../../lib/abort.js'
+
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+  return c >>> 0
+})
+const crc = (bytes: Buffer) => {
+  let c = 0xffffffff
+  for (const b of bytes) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8)
+  return (c ^ 0xffffffff) >>> 0
+}
+const chunk = (type: string, data: Buffer) => {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+  const out = Buffer.alloc(body.length + 8)
+  out.writeUInt32BE(data.length, 0)
+  body.copy(out, 4)
+  out.writeUInt32BE(crc(body), body.length + 4)
+  return out
+}
+
+/** A SIZE x SIZE RGB PNG with a colour gradient, as base64 (what an image tool returns). */
+export const PNG_SIZE = 96
+export const PNG = (() => {
+  const rows = Buffer.alloc(PNG_SIZE * (PNG_SIZE * 3 + 1))
+  for (let y = 0; y < PNG_SIZE; y++)
+    for (let x = 0; x < PNG_SIZE; x++) rows.set([255 - x * 2, 80 + y, 120 + x], y * (PNG_SIZE * 3 + 1) + 1 + x * 3)
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(PNG_SIZE, 0)
+  header.writeUInt32BE(PNG_SIZE, 4)
+  header.set([8, 2, 0, 0, 0], 8)
+  const signature = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])
+  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]).toString('base64')
+})()
+
+export const LONG_TEXT = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ')
+
+const paced = (text: string, pieces: number, ms: number): ScriptStep[] =>
+  say(text, pieces).flatMap((chunk) => [{ type: 'delay', ms }, chunk])
+
+const lastUserText = (request: ModelRequest): string => {
+  const user = [...request.messages].reverse().find((m) => m.role === 'user')
+  return user ? user.content.map((b) => (b.type === 'text' ? b.text : '')).join('').trim() : ''
+}
+
+/** The reply so far ends with a tool result: the model sums up what the tools said. */
+const afterTools = (request: ModelRequest): ScriptStep[] | null => {
+  const reply = request.messages[request.messages.length - 1]
+  const last = reply?.role === 'assistant' ? reply.content[reply.content.length - 1] : undefined
+  if (last?.type !== 'tool_result') return null
+  const said = typeof last.output === 'string' ? last.output : last.output.map((b) => (b.type === 'text' ? b.text : '[image]')).join('')
+  return [...paced(`Done: ${said}`, 4, 5), usage(40, 8)]
+}
+
+const turn = (request: ModelRequest): ScriptStep[] => {
+  const after = afterTools(request)
+  if (after) return after
+  const text = lastUserText(request)
+  const id = `call-${request.messages.length}`
+  const stream = /^stream (\d+)$/.exec(text)
+  if (stream) return [...say('x'.repeat(Number(stream[1])), Number(stream[1])), usage(5, Number(stream[1]))]
+  switch (text) {
+    case 'long': return [...paced(LONG_TEXT, 200, 15), usage(12, 200)]
+    case 'slow tool': return [...say('Searching.'), ...callTool(id, 'slow_search', { query: 'agents' }, 3), usage(10, 6)]
+    case 'approve': return [...say('I will send it.'), ...callTool(id, 'send_email', { to: 'ann@example.com', subject: 'Hi' }, 3), usage(10, 6)]
+    case 'external': return [...callTool(id, 'pick_color', { palette: 'warm' }, 2), usage(10, 4)]
+    case 'image': return [...callTool(id, 'draw', { shape: 'square' }), usage(10, 4)]
+    default: return [{ type: 'thinking', delta: 'The user greets me.' }, ...paced('Hello! I am a scripted agent.', 6, 20), usage(12, 7)]
+  }
+}
+
+export const playbookTools = (): Tool[] => [
+  defineTool({
+    name: 'slow_search', description: 'Streams findings slowly', input: z.object({ query: z.string() }),
+    execute: async function* ({ query }, { signal }) {
+      for (let i = 1; i <= 100; i++) {
+        await sleep(100, signal)
+        yield `finding ${i} about ${query}\n`
+      }
+    },
+  }),
+  defineTool({
+    name: 'send_email', description: 'Sends an email', permission: 'ask',
+    input: z.object({ to: z.string().email(), subject: z.string().min(1) }),
+    execute: ({ to, subject }) => `sent "${subject}" to ${to}`,
+  }),
+  defineTool({ name: 'pick_color', description: 'A person picks a colour', input: z.object({ palette: z.string() }), external: true }),
+  defineTool({
+    name: 'draw', description: 'Draws a shape', input: z.object({ shape: z.string() }),
+    execute: ({ shape }) => ({ output: [
+      { type: 'text', id: 'draw-text', text: `a ${shape}`, created_at: new Date().toISOString(), finished_at: null },
+      { type: 'data', id: 'draw-png', source: { type: 'base64', media_type: 'image/png', data: PNG }, created_at: new Date().toISOString(), finished_at: null },
+    ] }),
+  }),
+]
+
+export const playbookAgent = (): Omit<AgentOptions, 'log' | 'session_id'> => ({
+  name: 'Friday',
+  sysPrompt: 'You are a scripted agent.',
+  model: scriptedModel([turn], { onExhausted: 'repeat-last' }),
+  tools: playbookTools(),
+})

@@ -1,0 +1,126 @@
+// The page: the sessions list, the open session's conversation with its composer, and the timeline.
+// The open session is in the address (#/sessions/ID), so a reload reopens it and resumes the
+// stream. Showing the past (a timeline row, or a state picked in Redux DevTools) is read-only.
+import { useCallback, useEffect, useMemo, useReducer, useState } from 'preact/hooks'
+import type { SessionInfo } from '../lib/hub/types.js'
+import { replay } from '../reducers/root.js'
+import type { AgentState } from '../reducers/state.js'
+import { Api, type ToolInfo } from './api.js'
+import { Composer } from './components/Composer.js'
+import { Session } from './components/context.js'
+import { Conversation } from './components/Conversation.js'
+import { SessionList } from './components/SessionList.js'
+import { TimelinePanel } from './components/TimelinePanel.js'
+import { html } from './html.js'
+import { LiveSession } from './live.js'
+import type { TimelineRow } from './timeline.js'
+
+const ROUTE = /^#\/sessions\/(.+)$/
+const sessionInAddress = () => {
+  const m = ROUTE.exec(location.hash)
+  return m ? decodeURIComponent(m[1]) : null
+}
+const goTo = (id: string | null) => {
+  location.hash = id ? `#/sessions/${encodeURIComponent(id)}` : ''
+}
+
+interface Past { seq: number | null; label: string; state: AgentState }
+
+export const App = ({ api }: { api: Api }) => {
+  const [sessions, setSessions] = useState<SessionInfo[]>([])
+  const [current, setCurrent] = useState(sessionInAddress)
+  const [live, setLive] = useState<LiveSession | null>(null)
+  const [tools, setTools] = useState<ToolInfo[]>([])
+  const [past, setPast] = useState<Past | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [listError, setListError] = useState<string | null>(null)
+  const [version, bump] = useReducer((n: number) => n + 1, 0)
+  const redraw = useCallback(() => bump(undefined), [])
+  const [showTimeline, setShowTimeline] = useState(false)
+
+  const refresh = useCallback(() => {
+    api.sessions().then((page) => { setSessions(page.items); setListError(null) }, (e: Error) => setListError(e.message))
+  }, [api])
+  const attempt = (work: Promise<unknown>) => work.catch((e: Error) => setError(e.message))
+
+  useEffect(() => {
+    refresh()
+    const onHash = () => setCurrent(sessionInAddress())
+    window.addEventListener('hashchange', onHash)
+    const timer = setInterval(refresh, 3000)
+    return () => { window.removeEventListener('hashchange', onHash); clearInterval(timer) }
+  }, [refresh])
+
+  useEffect(() => {
+    setPast(null)
+    setTools([])
+    if (!current) return setLive(null)
+    const session = new LiveSession({
+      base: api.base, token: api.token, session_id: current, onChange: redraw,
+      onDevToolsJump: (state) => setPast({ seq: null, label: 'a state picked in Redux DevTools', state }),
+    })
+    setLive(session)
+    api.tools(current).then(setTools, () => setTools([]))
+    return () => session.close()
+  }, [current, api])
+
+  const state = live?.state
+  const status = state?.status ?? 'idle'
+  useEffect(refresh, [status])
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && live && live.state.status !== 'idle') {
+        e.preventDefault()
+        live.stop()
+      }
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [live])
+
+  const pick = useCallback((row: TimelineRow) => {
+    if (!live) return
+    setPast({ seq: row.last_seq, label: `event #${row.last_seq} (${row.type})`, state: replay(live.log.slice(0, row.last_seq)) })
+  }, [live])
+  const context = useMemo(() => ({ live: past ? null : live, tools }), [live, tools, past])
+
+  const create = () => attempt(api.create().then(({ session_id }) => { refresh(); goTo(session_id) }))
+  const remove = (id: string) => {
+    if (!confirm(`Delete session ${id}? Its whole log is removed.`)) return
+    attempt(api.remove(id).then(() => { if (id === current) goTo(null); refresh() }))
+  }
+  const fork = (seq: number) => current && attempt(api.fork(current, seq).then(({ session_id }) => { refresh(); goTo(session_id) }))
+
+  return html`
+    <div class=${showTimeline ? 'layout with-timeline' : 'layout'}>
+      <header class="top">
+        <h1>agentlog</h1>
+        ${live ? html`<button type="button" aria-expanded=${showTimeline} aria-controls="timeline"
+          onClick=${() => setShowTimeline(!showTimeline)}>${showTimeline ? 'Hide timeline' : 'Timeline'}</button>` : null}
+      </header>
+      <${SessionList} sessions=${sessions} problem=${listError} current=${current} onOpen=${goTo} onNew=${create} onDelete=${remove} />
+      <main class="chat" aria-label="Conversation">
+        ${error ? html`<div class="banner error" role="alert">${error} <button type="button" onClick=${() => setError(null)}>Dismiss</button></div>` : null}
+        ${live?.error ? html`<div class="banner error" role="alert">${live.error}</div>` : null}
+        ${live && live.connection === 'dropped' ? html`<div class="banner warn" role="alert">Connection lost. Reconnecting…</div>` : null}
+        ${past ? html`
+          <div class="banner past" role="status">
+            <strong>Viewing the past:</strong> the conversation after ${past.label}. It is read-only.
+            <span class="actions">
+              <button type="button" class="primary" onClick=${() => setPast(null)}>Back to live</button>
+              ${past.seq !== null ? html`<button type="button" onClick=${() => fork(past.seq!)}>Fork from here</button>` : null}
+            </span>
+          </div>` : null}
+        ${!current ? html`<p class="muted empty">Open a session or start a new one.</p>` : null}
+        ${live && state ? html`
+          <${Session.Provider} value=${context}>
+            <${Conversation} state=${past ? past.state : state} live=${!past} />
+          </${Session.Provider}>
+          ${past ? null : html`<${Composer} status=${status} onSend=${(t: string) => live.send(t)} onStop=${() => live.stop()} />`}` : null}
+      </main>
+      ${live && showTimeline ? html`<div id="timeline" class="timeline-wrap">
+        <${TimelinePanel} rows=${live.timeline.rows} version=${version} picked=${past?.seq ?? null} onPick=${pick} />
+      </div>` : null}
+    </div>`
+}

@@ -1,0 +1,28 @@
+// The result form of an external call (a tool the agent does not run): the person writes the
+// output, says whether it succeeded, and submits it; the reply then goes on.
+import { useContext, useState } from 'preact/hooks'
+import type { ToolCallBlock } from '../../lib/messages.js'
+import { html } from '../html.js'
+import { Session } from './context.js'
+
+export const ExternalResult = ({ call }: { call: ToolCallBlock }) => {
+  const { live } = useContext(Session)
+  const [output, setOutput] = useState('')
+  const [failed, setFailed] = useState(false)
+  if (!live) return null
+  const id = `result-${call.id}`
+  const submit = (e: Event) => {
+    e.preventDefault()
+    live.submit(call, output, failed ? 'error' : 'success')
+  }
+  return html`
+    <form class="external" aria-label=${`Result of ${call.name}`} onSubmit=${submit}>
+      <label for=${id}>Result of ${call.name}</label>
+      <textarea id=${id} rows="3" value=${output} onInput=${(e: Event) => setOutput((e.target as HTMLTextAreaElement).value)}></textarea>
+      <label class="check">
+        <input type="checkbox" checked=${failed} onChange=${(e: Event) => setFailed((e.target as HTMLInputElement).checked)} />
+        The call failed (send as an error)
+      </label>
+      <div class="actions"><button type="submit" class="primary">Submit result</button></div>
+    </form>`
+}

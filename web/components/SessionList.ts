@@ -1,0 +1,38 @@
+// The sessions list: each session's status and last activity, a button to open it and one to
+// delete it, and a "New session" button. The open session is marked with aria-current.
+import type { SessionInfo } from '../../lib/hub/types.js'
+import { html } from '../html.js'
+import { ago } from '../present.js'
+
+export interface SessionListProps {
+  sessions: SessionInfo[]
+  /** Why the list could not be refreshed (it shows the last one it had); null when it could. */
+  problem: string | null
+  current: string | null
+  onOpen: (id: string) => void
+  onNew: () => void
+  onDelete: (id: string) => void
+}
+
+export const SessionList = ({ sessions, problem, current, onOpen, onNew, onDelete }: SessionListProps) => html`
+  <nav class="sessions" aria-label="Sessions">
+    <div class="sessions-head">
+      <h2>Sessions</h2>
+      <button type="button" class="primary" onClick=${onNew}>New session</button>
+    </div>
+    ${problem ? html`<p class="problem small" role="status">Could not refresh the list: ${problem}</p>` : null}
+    ${sessions.length === 0 && !problem ? html`<p class="muted">No sessions yet.</p>` : null}
+    <ul>
+      ${sessions.map((s) => html`
+        <li key=${s.session_id} class=${s.session_id === current ? 'current' : ''}>
+          <button type="button" class="open" aria-current=${s.session_id === current ? 'page' : undefined}
+            onClick=${() => onOpen(s.session_id)}>
+            <span class="sid">${s.session_id}</span>
+            <span class=${`status status-${s.status}`}>${s.status}</span>
+            <span class="muted small">${ago(s.updated_at)}</span>
+          </button>
+          <button type="button" class="icon" aria-label=${`Delete session ${s.session_id}`} title="Delete"
+            onClick=${() => onDelete(s.session_id)}>✕</button>
+        </li>`)}
+    </ul>
+  </nav>`
