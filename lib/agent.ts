@@ -158,9 +158,8 @@ export class Agent {
   }
 
   /** Starts or resumes a reply exactly as replyStream would; its events arrive on `events$`. */
-  dispatch(input: AgentInput): void {
-    const event = this.admit(input)
-    if (event?.type === 'USER_MESSAGE') this.useOutput(this.output)
+  dispatch(input: AgentInput, options: Pick<ReplyOptions, 'output' | 'externalTools'> = {}): void {
+    const event = this.prepare(input, options)
     if (event) this.store.dispatch(event)
   }
 
@@ -234,6 +233,14 @@ export class Agent {
   }
 
   private start(input: AgentInput, options: ReplyOptions): ReplyRun {
+    return new ReplyRun(this, this.store, this.prepare(input, options), options)
+  }
+
+  /**
+   * Admits input and readies what the reply offers the model (the caller's tools, the structured
+   * output); returns the event to dispatch, or null for a no-op.
+   */
+  private prepare(input: AgentInput, options: ReplyOptions): AgentEvent | null {
     checkReplyOptions(options)
     if (options.output !== undefined) checkOutputSchema(options.output, 'reply')
     const callerTools = options.externalTools?.map(callerTool)
@@ -242,7 +249,7 @@ export class Agent {
     if (callerTools) this.offerCallerTools(callerTools)
     if (event?.type === 'USER_MESSAGE') this.replyOutput = options.output ?? this.output
     this.useOutput(this.replyOutput)
-    return new ReplyRun(this, this.store, event, options)
+    return event
   }
 
   /** Replaces the caller's tools of the previous reply with these (the agent's own tools keep their names). */

@@ -5,7 +5,7 @@
 import { firstValueFrom, toArray, takeWhile } from 'rxjs'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { AgentError, createHub, type Hub, type OutputEvent } from '../../lib/index.js'
+import { AgentError, callTool, createHub, say, scriptedModel, type Hub, type OutputEvent } from '../../lib/index.js'
 import type { PostgresStore } from '../../lib/postgres.js'
 import { checkLog } from '../../lib/logCheck.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
@@ -63,6 +63,29 @@ test('a pause is read back through B, answered through B, and refusals come back
   const call = (await b.session('s1').state()).waiting_for[0]
   const caused = await b.session('s1').approve(call.id)
   assert.is(caused[0].type, 'USER_CONFIRM_RESULT')
+})
+
+test("a reply through B offers the caller's tools on A: a call to one pauses for B's result", async () => {
+  const schema = newSchema()
+  const agent = () => ({ name: 'Friday', model: scriptedModel([say('hi'), callTool('c1', 'pick_color', { shade: 'dark' }), say('done')]) })
+  const owner = createHub({ store: await freshStore({}, schema), agent })
+  const caller = createHub({ store: await freshStore({}, schema), agent })
+  try {
+    await owner.create({ session_id: 'ft' })
+    await owner.session('ft').reply('hello') // the owner holds the session
+    const pick = { name: 'pick_color', description: 'Asks the user for a colour', parameters: { type: 'object', properties: { shade: { type: 'string' } } } }
+    const events = await collect(caller.session('ft').replyStream('pick one', { externalTools: [pick] }))
+    assert.is(events.at(-1)!.type, 'REQUIRE_EXTERNAL_EXECUTION')
+    const state = await caller.session('ft').state()
+    assert.equal(state.waiting_for.map((c) => [c.name, c.state]), [['pick_color', 'submitted']])
+    await caller.session('ft').submitResult('c1', 'teal')
+    const after = await owner.session('ft').state()
+    assert.is(after.status, 'idle')
+    assert.match(JSON.stringify(after.context.at(-1)), 'teal')
+  } finally {
+    await caller.close()
+    await owner.close()
+  }
 })
 
 test('follow on B delivers every event A writes, in order, also across a lost LISTEN connection', async () => {
