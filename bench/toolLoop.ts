@@ -4,10 +4,12 @@
 // reply often fits in V8's young generation and runs with no garbage collection at all, which a
 // 400-turn reply never does; so the ratio is also given for equal work on both sides (8 replies of
 // 50 turns against 1 of 400, each timed as a whole), where collection weighs on both alike; and in
-// CPU time, steadier than wall time on a shared machine.
+// CPU time, steadier than wall time on a shared machine. bench/turnGrowth.ts then compares the CPU time
+// of early and late turns of the same 400-turn replies: the growth of the work per turn alone.
 import { z } from 'zod'
 import { callTool, createAgent, defineTool, say, UserMsg } from '../lib/index.js'
 import { fastModel, line, now } from './helpers.js'
+import { turnGrowth } from './turnGrowth.js'
 
 const cpuMs = () => {
   const { user, system } = process.cpuUsage()
@@ -66,4 +68,5 @@ export const toolLoop = async () => {
   line('the same, equal work (8 replies of 50 turns, 1 of 400)', `${(largeBalanced.wall / smallBalanced.wall).toFixed(2)}`, '≤ 1.2')
   line('ratio 400 / 50 turns, CPU time', `${(large.cpu / small.cpu).toFixed(2)}`)
   line('the same, equal work, CPU time', `${(largeBalanced.cpu / smallBalanced.cpu).toFixed(2)}`)
+  await turnGrowth()
 }
