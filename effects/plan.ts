@@ -29,7 +29,9 @@ export interface PlanContext {
   output?: string | null
 }
 
-export const denialText = (name: string) => `<system-reminder>The execution of tool "${name}" is denied by user!</system-reminder>`
+/** What the model reads for a denied call: the standard reminder, with the user's reason when one was given. */
+export const denialText = (name: string, reason?: string) =>
+  `<system-reminder>The execution of tool "${name}" is denied by user!${reason === undefined ? '' : `\nReason: ${reason}`}</system-reminder>`
 
 export const planNextStep = (state: AgentState, { tools, maxIters, output = null }: PlanContext): Action[] => {
   if (!isAdvanceable(state)) return []
@@ -51,7 +53,7 @@ export const planNextStep = (state: AgentState, { tools, maxIters, output = null
   for (const call of batch) {
     if (call.state === 'finished' || call.state === 'submitted' || isRunning(state, call)) continue
     if (isDeniedByUser(state, call.id)) {
-      actions.push({ kind: 'answer', call, state: 'denied', text: denialText(call.name) })
+      actions.push({ kind: 'answer', call, state: 'denied', text: denialText(call.name, loop.denial_reasons?.[call.id]) })
       continue
     }
     if (call.state === 'asking') continue

@@ -4,7 +4,7 @@
 // Opening checks and folds the file without keeping its events (`events` reads them on demand) and
 // hands the fold to the agent through `snapshot()`; with `snapshots`, PATH.snapshot lets an open
 // read only the events after it. A torn last line is cut and reported; other damage is refused.
-// The lock follows the real file (symlinks resolved; one writer per device and inode in a process).
+// The lock follows the real file (symlinks resolved; one writer per device and inode, in a process and across processes).
 import fs from 'node:fs'
 import { Observable, Subject } from 'rxjs'
 import { replay } from '../reducers/root.js'
@@ -12,9 +12,9 @@ import type { AgentState } from '../reducers/state.js'
 import { AgentError, describe } from './errors.js'
 import type { AgentEvent } from './events.js'
 import { checkEvent } from './fileLog/check.js'
-import { claimFile, realLogPath } from './fileLog/identity.js'
+import { claimFile, identityLockPath, realLogPath } from './fileLog/identity.js'
 import { fileError } from './fileLog/ioError.js'
-import { acquireLock } from './fileLog/lock.js'
+import { acquireLock, type Lock, type LockHolder } from './fileLog/lock.js'
 import { openLogFile, writeAll, type Durability, type Recovery } from './fileLog/open.js'
 import { readEvents } from './fileLog/read.js'
 import { writeSnapshot } from './fileLog/snapshot.js'
@@ -59,21 +59,34 @@ export const fileLog = (path: string, options: FileLogOptions = {}): FileLog => 
     recovered.push(info)
     onRecover?.(info)
   }
-  // The lock follows the file: beside its real path, and by device and inode within this process.
-  const lock = acquireLock(realLogPath(path), (holder) => report({ kind: 'stale-lock', holder }))
+  // A crashed writer leaves both its locks: its taking over is reported once.
+  const staleHolders = new Set<string>()
+  const onStale = (holder: LockHolder | null) => {
+    const key = JSON.stringify(holder)
+    if (staleHolders.has(key)) return
+    staleHolders.add(key)
+    report({ kind: 'stale-lock', holder })
+  }
+  // The lock follows the file: beside its real path, then by device and inode (in this process, and
+  // across processes by a lock file named after them).
+  const lock = acquireLock(realLogPath(path), onStale)
   let fd: number | undefined
   let unclaim: (() => void) | undefined
+  let fileLock: Lock | undefined
   let opened: ReturnType<typeof openLogFile>
   try {
     fd = fs.openSync(path, 'a+', 0o600)
     unclaim = claimFile(fd, path)
+    fileLock = acquireLock(path, onStale, identityLockPath(fd))
     opened = openLogFile(fd, path, durability, !!snapshots, report)
   } catch (error) {
+    fileLock?.release()
     unclaim?.()
     if (fd !== undefined) fs.closeSync(fd)
     lock.release()
     throw fileError(error, path)
   }
+  const identityLock = fileLock
   const logFd = fd
   const releaseFile = unclaim!
   let { size, hash, folded, saved } = opened
@@ -157,6 +170,7 @@ export const fileLog = (path: string, options: FileLogOptions = {}): FileLog => 
       } finally {
         fs.closeSync(logFd)
         releaseFile()
+        identityLock.release()
         lock.release()
         appended.complete()
       }

@@ -52,9 +52,10 @@ export const approveEvent = (state: AgentState, callId: string, options: Approve
   return confirmResult({ reply_id: state.reply_id!, confirm_results: [{ confirmed: true, tool_call: { ...call, input }, rules: options.rules ?? null }] }, clock)
 }
 
-/** USER_CONFIRM_RESULT denying `callId`; the model sees the denial. A reason is kept in the event's metadata. */
+/** USER_CONFIRM_RESULT denying `callId`; the model sees the denial, and the reason (kept in the event's metadata) with it. */
 export const denyEvent = (state: AgentState, callId: string, reason?: string, clock: Clock = systemClock): UserConfirmResultEvent => {
   const call = waitingCall(state, callId, 'asking')
+  if (reason !== undefined && typeof reason !== 'string') throw new AgentError('INVALID_INPUT', `The reason for denying call ${callId} must be a string; received ${describe(reason)}.`)
   const event = confirmResult({ reply_id: state.reply_id!, confirm_results: [{ confirmed: false, tool_call: call, rules: null }] }, clock)
   return reason === undefined ? event : { ...event, metadata: { reason } }
 }

@@ -35,10 +35,13 @@ export const reply = (state: AgentState, event: AgentEvent): AgentState => {
       return { ...state, status: 'running', waiting_for: [], loop: { ...loop, closing: true } }
     case 'USER_CONFIRM_RESULT': {
       const denied = event.confirm_results.filter((r) => !r.confirmed && !loop.denied.includes(r.tool_call.id)).map((r) => r.tool_call.id)
-      return withStatus({ ...state, loop: denied.length ? { ...loop, denied: [...loop.denied, ...denied] } : loop })
+      if (!denied.length) return withStatus(state)
+      const reason = event.metadata.reason
+      const denial_reasons = typeof reason === 'string' ? { ...loop.denial_reasons, ...Object.fromEntries(denied.map((id) => [id, reason])) } : loop.denial_reasons
+      return withStatus({ ...state, loop: { ...loop, denied: [...loop.denied, ...denied], ...(denial_reasons && { denial_reasons }) } })
     }
     case 'TOOL_RESULT_END':
-      return withStatus(loop.denied.includes(event.tool_call_id) ? { ...state, loop: { ...loop, denied: loop.denied.filter((id) => id !== event.tool_call_id) } } : state)
+      return withStatus(loop.denied.includes(event.tool_call_id) ? { ...state, loop: withoutDenial(loop, event.tool_call_id) } : state)
     case 'REQUIRE_USER_CONFIRM':
     case 'REQUIRE_EXTERNAL_EXECUTION':
     case 'TOOL_RESULT_START':
@@ -81,4 +84,13 @@ const withStatus = (state: AgentState): AgentState => {
   const waiting_for = paused ? waiting : []
   if (status === state.status && waiting_for.length === 0 && state.waiting_for.length === 0) return state
   return { ...state, status, waiting_for }
+}
+
+/** `loop` once the denial of `id` is recorded: no longer denied, its reason dropped. */
+const withoutDenial = (loop: LoopState, id: string): LoopState => {
+  const { denial_reasons, ...rest } = loop
+  const next: LoopState = { ...rest, denied: loop.denied.filter((d) => d !== id) }
+  if (!denial_reasons) return next
+  const { [id]: _dropped, ...others } = denial_reasons
+  return Object.keys(others).length ? { ...next, denial_reasons: others } : next
 }

@@ -20,6 +20,8 @@ export interface LoopState {
   round_text: boolean
   /** Calls the user denied whose denial result is not recorded yet. */
   denied: string[]
+  /** The reasons the user gave for some of `denied` (the USER_CONFIRM_RESULT's `metadata.reason`); absent when none. */
+  denial_reasons?: Record<string, string>
   /** An interrupt was requested: nothing more is planned, the reply is being closed. */
   closing: boolean
 }

@@ -1,7 +1,8 @@
 // The writer's lock: `PATH.lock`, created with O_EXCL and holding {pid, host, time}. A second
 // writer (another process, or a second fileLog in this one) gets LOG_LOCKED naming the holder. A
 // lock left by a process that is gone (same host, dead pid) is taken over and reported. Readers
-// (the CLI, stateAt, fork) take no lock.
+// (the CLI, stateAt, fork) take no lock. The same handling serves the lock on the file's identity
+// (identity.ts).
 import fs from 'node:fs'
 import os from 'node:os'
 import { AgentError } from '../errors.js'
@@ -22,8 +23,8 @@ export interface Lock {
 /** A lock file that cannot be read as a holder is stale once it is this old (a crash between create and write). */
 const UNREADABLE_STALE_MS = 10_000
 
-export const acquireLock = (logPath: string, onStale: (holder: LockHolder | null) => void): Lock => {
-  const path = `${logPath}.lock`
+/** Locks `logPath` by the lock file `path` (`PATH.lock` beside it unless given). */
+export const acquireLock = (logPath: string, onStale: (holder: LockHolder | null) => void, path = `${logPath}.lock`): Lock => {
   const holder: LockHolder = { pid: process.pid, host: os.hostname(), time: new Date().toISOString() }
   for (let attempt = 0; attempt < 3; attempt++) {
     if (create(path, holder)) return { path, holder, release: () => release(path, holder) }

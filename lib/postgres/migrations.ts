@@ -55,6 +55,14 @@ const MIGRATIONS: Migration[] = [
         EXECUTE FUNCTION ${n.schema}.notify_append('${n.eventsChannel}');
     `,
   },
+  {
+    // When a request was answered, so answered rows its caller never read (it died) are removed.
+    version: 2,
+    up: (n) => `
+      ALTER TABLE ${n.requests} ADD COLUMN answered_at timestamptz;
+      CREATE INDEX requests_answered ON ${n.requests} (answered_at) WHERE done;
+    `,
+  },
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

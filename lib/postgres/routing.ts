@@ -3,6 +3,8 @@
 // writes each outcome (the events it caused, or the coded refusal) and NOTIFYs "d ID". A missed
 // notification loses nothing: the caller re-checks its row now and then, and when the owner is gone
 // it takes the session over (its hub opens it and answers the pending rows, its own among them).
+// The caller deletes its row once it has read the answer; the owner, answering, removes answered
+// rows older than ANSWERED_ROW_TTL_MS (left by callers that died).
 import type { Pool } from 'pg'
 import { AgentError, type AgentErrorCode } from '../errors.js'
 import type { AgentEvent } from '../events.js'
@@ -14,6 +16,9 @@ import type { Names } from './sql.js'
 
 /** How often a waiting caller re-checks its request (and tries to take an orphaned session over). */
 export const RECHECK_MS = 250
+
+/** How long an answered request's row waits for its caller before any owner removes it. */
+export const ANSWERED_ROW_TTL_MS = 10 * 60_000
 
 type Outcome = { events: AgentEvent[] } | { error: { code?: AgentErrorCode; message: string } }
 
@@ -91,8 +96,10 @@ export const pgRouting = (pool: Pool, n: Names, listener: Listener): SessionRout
               outcome = { error: { code: error instanceof AgentError ? error.code : undefined, message: (error as Error)?.message ?? String(error) } }
             }
             await query(pool, n, 'answering a routed request',
-              `WITH u AS (UPDATE ${n.requests} SET done = true, outcome = $2 WHERE id = $1 RETURNING id) SELECT pg_notify($3, 'd ' || id) FROM u`,
-              [id, JSON.stringify(outcome), n.requestsChannel])
+              `WITH u AS (UPDATE ${n.requests} SET done = true, outcome = $2, answered_at = now() WHERE id = $1 RETURNING id),
+               forgotten AS (DELETE FROM ${n.requests} WHERE done AND answered_at < now() - make_interval(secs => $4::double precision / 1000))
+               SELECT pg_notify($3, 'd ' || id) FROM u`,
+              [id, JSON.stringify(outcome), n.requestsChannel, ANSWERED_ROW_TTL_MS])
           }
         } while (draining.get(session_id))
       } catch {

@@ -4,7 +4,9 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
-import { AgentError, callTool, createAgent, defineTool, say, scriptedModel, textOf, think, UserMsg, type AgentEvent } from '../../lib/index.js'
+import { isDeepStrictEqual } from 'node:util'
+import { AgentError, callTool, createAgent, defineTool, replay, say, scriptedModel, textOf, think, UserMsg, withoutReminders, type AgentEvent } from '../../lib/index.js'
+import { denialText, planNextStep } from '../../effects/plan.js'
 
 const test = suite('lib/inputs')
 
@@ -150,6 +152,46 @@ test('deny(callId, reason) records the denial (the reason in the event metadata)
   const end = agent.log.find((e) => e.type === 'TOOL_RESULT_END')
   assert.is(end?.type === 'TOOL_RESULT_END' && end.state, 'denied')
   assert.is(reply.finished_reason, 'completed')
+})
+
+const deniedResult = (agent: ReturnType<typeof createAgent>) => {
+  const result = agent.state.context.flatMap((m) => m.content).find((b) => b.type === 'tool_result' && b.id === 'c1')
+  if (result?.type !== 'tool_result') throw new Error('no tool result for c1')
+  return result
+}
+
+test('deny(callId, reason): the model reads the reason with the denial, people a plain status, and replay reproduces it', async () => {
+  const model = scriptedModel([[...callTool('c1', 'delete_file', { path: '/tmp/x' })], [...say('I will leave it.')]])
+  const agent = createAgent({ name: 'Friday', tools: [deleteFileTool([])], model })
+  await agent.reply('delete /tmp/x')
+  await agent.deny('c1', 'that file is still in use')
+  const result = deniedResult(agent)
+  assert.is(result.state, 'denied')
+  assert.is(result.output, `${denialText('delete_file', 'that file is still in use')}`)
+  assert.ok(JSON.stringify(model.requests.at(-1)!.messages).includes('Reason: that file is still in use'), "the model's next request carries the reason")
+  assert.is(withoutReminders(result.output as string), '', 'people see only the denied status')
+  assert.ok(isDeepStrictEqual(replay(agent.log), agent.state), 'replay(log) deep-equals the state')
+  // The reason comes from the log: a state folded up to the denial plans the same answer.
+  const upToDenial = agent.log.slice(0, agent.log.findIndex((e) => e.type === 'USER_CONFIRM_RESULT') + 1)
+  const [answer] = planNextStep(replay(upToDenial), { tools: new Map([['delete_file', deleteFileTool([])]]), maxIters: 10 })
+  assert.equal(answer.kind === 'answer' && [answer.state, answer.text], ['denied', result.output])
+  assert.is(agent.state.status, 'idle')
+})
+
+test('deny(callId) without a reason gives the standard denial text, and a reason that is not a string is refused', async () => {
+  const agent = pausingAgent()
+  await agent.reply('delete /tmp/x')
+  const before = agent.log.length
+  try {
+    await agent.deny('c1', 42 as unknown as string)
+    assert.unreachable('a number was accepted as a reason')
+  } catch (error) {
+    assert.is((error as AgentError).code, 'INVALID_INPUT')
+  }
+  assert.is(agent.log.length, before, 'the refused deny changed nothing')
+  await agent.deny('c1')
+  assert.is(deniedResult(agent).output, '<system-reminder>The execution of tool "delete_file" is denied by user!</system-reminder>')
+  assert.ok(isDeepStrictEqual(replay(agent.log), agent.state))
 })
 
 test('submitResult(callId, text) answers an external call and the reply goes on', async () => {

@@ -1,6 +1,7 @@
 // Issue 9, item 17: the writer's lock follows the real file, not the spelling of its path. A second
-// writer through a symlink (in this process or another) or through a hard link (in this process)
-// is refused with LOG_LOCKED, and the file is not touched by the refused writer.
+// writer through a symlink or a hard link (in this process or another) is refused with LOG_LOCKED,
+// and the file is not touched by the refused writer; a writer that was SIGKILLed leaves locks that
+// the next writer takes over.
 import fs from 'node:fs'
 import path from 'node:path'
 import { suite } from 'uvu'
@@ -57,5 +58,44 @@ test('a writer in another process holding the real path refuses a writer through
   assert.is(await holder.stop(), 0)
   await fileLog(link).close()
 })
+
+test('a writer in another process holding a hard link refuses a writer through the other link until it closes', async () => {
+  const real = tempLog()
+  fs.writeFileSync(real, '')
+  const hard = path.join(tempDir(), 'hard.jsonl')
+  fs.linkSync(real, hard)
+  const holder = await startChild('lockHolder.ts', [real])
+  assert.is(holder.firstLine, 'ready')
+  refusedLocked(hard)
+  assert.is(await holder.stop(), 0)
+  const log = fileLog(hard)
+  assert.equal(log.recovered, [], 'a closed writer leaves no lock behind')
+  await log.close()
+})
+
+test('a writer SIGKILLed while holding a hard link leaves a stale lock the next writer through the other link takes over', async () => {
+  const real = tempLog()
+  fs.writeFileSync(real, '')
+  const hard = path.join(tempDir(), 'hard.jsonl')
+  fs.linkSync(real, hard)
+  const holder = await startChild('lockHolder.ts', [real])
+  assert.is(holder.firstLine, 'ready')
+  refusedLocked(hard)
+  process.kill(holder.pid, 'SIGKILL')
+  for (let i = 0; i < 500 && isAlive(holder.pid); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+  const log = fileLog(hard)
+  assert.equal(log.recovered.map((r) => r.kind === 'stale-lock' && r.holder?.pid), [holder.pid], 'taken over, reported once')
+  await log.close()
+  await fileLog(real).close()
+})
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
 
 test.run()

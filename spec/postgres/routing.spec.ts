@@ -16,9 +16,10 @@ let storeA: PostgresStore
 let storeB: PostgresStore
 let a: Hub
 let b: Hub
+let schema: string
 
 test.before.each(async () => {
-  const schema = newSchema()
+  schema = newSchema()
   storeA = await freshStore({}, schema)
   storeB = await freshStore({}, schema)
   a = createHub({ store: storeA, agent: sessionAgent(3) })
@@ -86,6 +87,26 @@ test("a reply through B offers the caller's tools on A: a call to one pauses for
     await caller.close()
     await owner.close()
   }
+})
+
+const requestRows = async () =>
+  (await admin<{ id: string }>(`SELECT id FROM "${schema}".requests ORDER BY id`)).map((r) => r.id)
+
+test('a routed request leaves no row behind: its caller deletes it once it has read the answer', async () => {
+  assert.is((await b.session('s1').reply('again')).finished_reason, 'completed')
+  for (let i = 0; i < 100 && (await requestRows()).length > 0; i++) await new Promise((r) => setTimeout(r, 20))
+  assert.equal(await requestRows(), [])
+})
+
+test('answered rows of callers that died are removed by the owner once older than the bound', async () => {
+  const leftover = (age: string) => admin<{ id: string }>(
+    `INSERT INTO "${schema}".requests (session_id, command, done, outcome, answered_at) VALUES ('s1', '{}', true, '{"events":[]}', now() - interval '${age}') RETURNING id`)
+  const [old] = await leftover('11 minutes')
+  const [recent] = await leftover('1 minute')
+  assert.is((await b.session('s1').reply('again')).finished_reason, 'completed')
+  const rows = await requestRows()
+  assert.not.ok(rows.includes(old.id), 'the answered row older than the bound is gone')
+  assert.ok(rows.includes(recent.id), 'a recent answer still waits for its caller')
 })
 
 test('follow on B delivers every event A writes, in order, also across a lost LISTEN connection', async () => {
