@@ -1,6 +1,7 @@
 // The page's calls that are not the agent's surface (that is `remoteAgent`): list, create, delete
 // and fork sessions, and read a session's tools (their input schemas check edited arguments).
-// Errors come back as the server's JSON `{ code, message }`, thrown as an Error with that message.
+// Errors come back as the server's JSON `{ code, message }`, thrown as an ApiError with that message
+// and the HTTP status (401: the token is missing or wrong).
 import type { SessionInfo, Page } from '../lib/hub/types.js'
 
 export interface ToolInfo {
@@ -8,6 +9,12 @@ export interface ToolInfo {
   description: string
   input_schema: Record<string, unknown>
   external: boolean
+}
+
+export class ApiError extends Error {
+  constructor(message: string, readonly status: number) {
+    super(message)
+  }
 }
 
 export class Api {
@@ -25,11 +32,22 @@ export class Api {
     } catch {
       // not JSON (a proxy's error page): reported by status below
     }
-    if (!res.ok) throw new Error(json?.message ?? `${method} ${path} failed with HTTP ${res.status}`)
+    if (!res.ok) throw new ApiError(json?.message ?? `${method} ${path} failed with HTTP ${res.status}`, res.status)
     return json as T
   }
 
   sessions = (after?: string) => this.call<Page<SessionInfo>>('GET', `/sessions?limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`)
+  /** The first `count` sessions (all of them when fewer), page by page; `more` when the server has others. */
+  firstSessions = async (count: number): Promise<{ items: SessionInfo[]; more: boolean }> => {
+    const items: SessionInfo[] = []
+    let after: string | undefined
+    do {
+      const page = await this.sessions(after)
+      items.push(...page.items)
+      after = page.next
+    } while (after !== undefined && items.length < count)
+    return { items, more: after !== undefined }
+  }
   create = () => this.call<{ session_id: string }>('POST', '/sessions', {})
   remove = (id: string) => this.call<unknown>('DELETE', `/sessions/${encodeURIComponent(id)}`)
   fork = (id: string, seq: number) => this.call<{ session_id: string }>('POST', `/sessions/${encodeURIComponent(id)}/fork`, { seq })

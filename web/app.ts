@@ -5,12 +5,13 @@ import { useCallback, useEffect, useMemo, useReducer, useState } from 'preact/ho
 import type { SessionInfo } from '../lib/hub/types.js'
 import { replay } from '../reducers/root.js'
 import type { AgentState } from '../reducers/state.js'
-import { Api, type ToolInfo } from './api.js'
+import { Api, ApiError, type ToolInfo } from './api.js'
 import { Composer } from './components/Composer.js'
 import { Session } from './components/context.js'
 import { Conversation } from './components/Conversation.js'
 import { SessionList } from './components/SessionList.js'
 import { TimelinePanel } from './components/TimelinePanel.js'
+import { TokenForm } from './components/TokenForm.js'
 import { html } from './html.js'
 import { LiveSession } from './live.js'
 import type { TimelineRow } from './timeline.js'
@@ -23,6 +24,9 @@ const sessionInAddress = () => {
 const goTo = (id: string | null) => {
   location.hash = id ? `#/sessions/${encodeURIComponent(id)}` : ''
 }
+
+/** Sessions the list asks for at first, and how many more each "More sessions" adds (one page). */
+const PAGE = 100
 
 interface Past { seq: number | null; label: string; state: AgentState }
 
@@ -38,9 +42,21 @@ export const App = ({ api }: { api: Api }) => {
   const redraw = useCallback(() => bump(undefined), [])
   const [showTimeline, setShowTimeline] = useState(false)
 
+  const [wanted, setWanted] = useState(PAGE)
+  const [more, setMore] = useState(false)
+  const [tokenRefused, setTokenRefused] = useState(false)
+
   const refresh = useCallback(() => {
-    api.sessions().then((page) => { setSessions(page.items); setListError(null) }, (e: Error) => setListError(e.message))
-  }, [api])
+    api.firstSessions(wanted).then(({ items, more }) => {
+      setSessions(items)
+      setMore(more)
+      setListError(null)
+      setTokenRefused(false)
+    }, (e: Error) => {
+      setListError(e.message)
+      setTokenRefused(e instanceof ApiError && e.status === 401)
+    })
+  }, [api, wanted])
   const attempt = (work: Promise<unknown>) => work.catch((e: Error) => setError(e.message))
 
   useEffect(() => {
@@ -99,8 +115,10 @@ export const App = ({ api }: { api: Api }) => {
         ${live ? html`<button type="button" aria-expanded=${showTimeline} aria-controls="timeline"
           onClick=${() => setShowTimeline(!showTimeline)}>${showTimeline ? 'Hide timeline' : 'Timeline'}</button>` : null}
       </header>
-      <${SessionList} sessions=${sessions} problem=${listError} current=${current} onOpen=${goTo} onNew=${create} onDelete=${remove} />
+      <${SessionList} sessions=${sessions} problem=${listError} current=${current} onOpen=${goTo} onNew=${create} onDelete=${remove}
+        more=${more} onMore=${() => setWanted(sessions.length + PAGE)} />
       <main class="chat" aria-label="Conversation">
+        ${tokenRefused ? html`<${TokenForm} />` : null}
         ${error ? html`<div class="banner error" role="alert">${error} <button type="button" onClick=${() => setError(null)}>Dismiss</button></div>` : null}
         ${live?.error ? html`<div class="banner error" role="alert">${live.error}</div>` : null}
         ${live && live.connection === 'dropped' ? html`<div class="banner warn" role="alert">Connection lost. Reconnecting…</div>` : null}

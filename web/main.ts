@@ -1,8 +1,8 @@
-// The page's entry: mounts the app against the server that served it.
+// The page's entry: mounts the app against the server that served it, with this tab's token.
 import { render } from 'preact'
 import { Api } from './api.js'
 import { App } from './app.js'
 import { html } from './html.js'
+import { takeToken } from './token.js'
 
-const token = new URLSearchParams(location.search).get('token') ?? undefined
-render(html`<${App} api=${new Api(location.origin, token)} />`, document.getElementById('app')!)
+render(html`<${App} api=${new Api(location.origin, takeToken())} />`, document.getElementById('app')!)

@@ -8,10 +8,11 @@ import { BehaviorSubject, Observable, Subject } from 'rxjs'
 import { rootReducer } from '../../reducers/root.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
 import { initialState, type AgentState } from '../../reducers/state.js'
-import type { AgentInput } from '../agent.js'
-import { AgentError } from '../errors.js'
+import { DEFAULT_INTERRUPT_TEXT, type AgentInput } from '../agent.js'
+import { AbortError, AgentError, describe } from '../errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent } from '../events.js'
 import type { Msg } from '../messages.js'
+import { interruptionMsg } from '../replyRun.js'
 import { readSse, responseError } from './sse.js'
 
 export interface RemoteAgentOptions {
@@ -20,11 +21,15 @@ export interface RemoteAgentOptions {
   session: string
   token?: string
   fetch?: typeof globalThis.fetch
+  /** What `reply()` resolves to on an interrupted reply, as a local agent's `interruptText`; default DEFAULT_INTERRUPT_TEXT. */
+  interruptText?: string
 }
 
 export interface RemoteReplyOptions {
   /** Aborting it interrupts the reply; the stream then yields the closing events and ends. */
   signal?: AbortSignal
+  /** Make `reply()` reject with an AbortError on an interrupted reply instead of resolving. */
+  rejectOnInterrupt?: boolean
 }
 
 /** The event stream's health: before the first connection, following, or cut and retrying. */
@@ -44,6 +49,8 @@ export class RemoteAgent {
   constructor(private readonly options: RemoteAgentOptions) {
     if (typeof options?.url !== 'string' || typeof options.session !== 'string' || !options.session)
       throw new AgentError('INVALID_OPTION', 'remoteAgent needs { url, session }: the server URL and a session id (POST /sessions makes one).')
+    if (options.interruptText !== undefined && typeof options.interruptText !== 'string')
+      throw new AgentError('INVALID_OPTION', `remoteAgent: interruptText must be a string; received ${describe(options.interruptText)}.`)
     this.session_id = options.session
     this.base = `${options.url.replace(/\/$/, '')}/sessions/${encodeURIComponent(options.session)}`
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis)
@@ -108,7 +115,10 @@ export class RemoteAgent {
     }
   }
 
-  /** Runs a reply to its end or pause and resolves to its message, as the log holds it here. */
+  /**
+   * Runs a reply to its end or pause and resolves to its message, as the log holds it here; an
+   * interrupted reply resolves to the `interruptText` message (or rejects, with `rejectOnInterrupt`).
+   */
   async reply(input: AgentInput | string, options: RemoteReplyOptions = {}): Promise<Msg> {
     let last: OutputEvent | null = null
     for await (const event of this.replyStream(input, options)) last = event
@@ -116,7 +126,9 @@ export class RemoteAgent {
     await this.reach(typeof last.metadata.seq === 'number' ? last.metadata.seq : this.entries.length)
     const message = selectEndedReply(this.state, last.reply_id) ?? this.state.reply_msg
     if (!message) throw new AgentError('INTERNAL', `Reply ${last.reply_id} is not in the session's log.`)
-    return message
+    if (last.type !== 'REPLY_END' || last.finished_reason !== 'interrupted') return message
+    if (options.rejectOnInterrupt) throw new AbortError(last.reply_id)
+    return interruptionMsg(last, message.name, this.options.interruptText ?? DEFAULT_INTERRUPT_TEXT)
   }
 
   /** Interrupts the running or paused reply; resolves when it has ended. */

@@ -67,10 +67,19 @@ const serve = async (handler: FetchHandler, req: IncomingMessage, res: ServerRes
     for (;;) {
       const { done, value } = await reader.read()
       if (done || res.destroyed) break
-      if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve))
+      if (!res.write(value)) await drained(res)
     }
   } catch {
     // the body was cancelled (the client left) or failed: nothing more to write
   }
   res.end()
 }
+
+/** Resolves on the response's next 'drain' or 'close', removing both listeners either way. */
+const drained = (res: ServerResponse) => new Promise<void>((resolve) => {
+  const done = () => {
+    res.off('drain', done).off('close', done)
+    resolve()
+  }
+  res.on('drain', done).on('close', done)
+})

@@ -4,7 +4,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
-import { AgentError, callTool, defineTool, isOutputEvent, remoteAgent, replay, say, scriptedModel, type AgentEvent, type AgentState, type OutputEvent } from '../../lib/index.js'
+import { AbortError, AgentError, DEFAULT_INTERRUPT_TEXT, callTool, defineTool, isOutputEvent, remoteAgent, replay, say, scriptedModel, type AgentEvent, type AgentState, type OutputEvent } from '../../lib/index.js'
 import { newSession, startServer, type AgentFactory } from '../server/helpers.js'
 
 const test = suite('client/remoteAgent')
@@ -158,6 +158,46 @@ test('the signal and leaving the loop early interrupt the reply; a paused reply 
     assert.equal(replay(remote.log), await serverState(server.url, id))
   } finally {
     remote.close()
+    await server.close()
+  }
+})
+
+test('reply() interrupted by its signal resolves to the interruptText message as a local agent does; rejectOnInterrupt rejects with AbortError', async () => {
+  const server = await startServer(chatty(20))
+  const id = await newSession(server.url)
+  const interruptOn = (signal: AbortController, remote: ReturnType<typeof remoteAgent>) => {
+    const sub = remote.events$.subscribe((e) => { if (e.type === 'TEXT_BLOCK_DELTA') { sub.unsubscribe(); signal.abort() } })
+  }
+  const byDefault = remoteAgent({ url: server.url, session: id })
+  const custom = remoteAgent({ url: server.url, session: id, interruptText: 'Stopped, as you asked.' })
+  try {
+    const first = new AbortController()
+    interruptOn(first, byDefault)
+    const msg = await byDefault.reply('hi', { signal: first.signal })
+    assert.is(msg.finished_reason, 'interrupted')
+    assert.equal(msg.content.map((b) => b.type === 'text' && b.text), [DEFAULT_INTERRUPT_TEXT])
+    assert.is(msg.name, 'Friday')
+    assert.is(msg.id, (await byDefault.sync()).context.at(-1)!.id)
+
+    const second = new AbortController()
+    interruptOn(second, custom)
+    const own = await custom.reply('again', { signal: second.signal })
+    assert.equal(own.content.map((b) => b.type === 'text' && b.text), ['Stopped, as you asked.'])
+
+    const third = new AbortController()
+    interruptOn(third, custom)
+    try {
+      await custom.reply('once more', { signal: third.signal, rejectOnInterrupt: true })
+      assert.unreachable('rejected')
+    } catch (error) {
+      assert.instance(error, AbortError)
+      assert.is((error as AbortError).reply_id, (await custom.sync()).context.at(-1)!.id)
+    }
+    assert.is((await custom.reply('finish')).finished_reason, 'completed')
+    assert.throws(() => remoteAgent({ url: server.url, session: id, interruptText: 3 as unknown as string }), (e: unknown) => e instanceof AgentError && e.code === 'INVALID_OPTION')
+  } finally {
+    byDefault.close()
+    custom.close()
     await server.close()
   }
 })

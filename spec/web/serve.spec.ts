@@ -82,4 +82,63 @@ test('with --token the page sends the token given in its address; without it the
   }
 })
 
+test('with --token the page takes the token from its address once: the address loses it, the page works and after a reload too', async () => {
+  const token = 'page-spec-token-2'
+  const { child, dir, exited, url } = await start(['--token', token])
+  const browser = await launchBrowser()
+  try {
+    const page = await browser.page()
+    const id = await newSession(page, `${url}/?token=${token}`)
+    const address = await page.evaluate(() => location.href)
+    assert.not.match(address, token)
+    assert.is(address, `${url}/#/sessions/${encodeURIComponent(id)}`)
+    await send(page, 'hi')
+    await waitReady(page)
+    assert.match(await lastReply(page).textContent() ?? '', 'scripted model')
+    await page.reload()
+    await lastReply(page).filter({ hasText: 'scripted model' }).waitFor()
+    await page.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: new RegExp(`^${id}`) }).waitFor()
+    assert.is(await page.getByRole('navigation', { name: 'Sessions' }).getByRole('status').count(), 0)
+    await send(page, 'again')
+    await waitReady(page)
+    assert.not.match(await page.evaluate(() => location.href), token)
+    assert.is(await page.evaluate(() => sessionStorage.getItem('agentlog.token')), token)
+    assert.equal(browser.errors, [])
+  } finally {
+    await browser.close()
+    child.kill('SIGTERM')
+    assert.is(await exited, 0)
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a refused token offers a field; a right token typed there opens the page, and never goes into the address', async () => {
+  const token = 'page-spec-token-3'
+  const { child, dir, exited, url } = await start(['--token', token])
+  const browser = await launchBrowser()
+  try {
+    const page = await browser.page()
+    await page.goto(`${url}/?token=wrong`)
+    const field = page.getByLabel('Access token')
+    await field.fill('still-wrong')
+    await page.getByRole('button', { name: 'Use token' }).click()
+    await page.waitForLoadState()
+    await field.waitFor()
+    await field.fill(token)
+    await page.getByRole('button', { name: 'Use token' }).click()
+    await page.getByText('No sessions yet.').waitFor()
+    assert.is(await field.count(), 0)
+    const id = await newSession(page, page.url())
+    await send(page, 'hi')
+    await waitReady(page)
+    assert.match(await lastReply(page).textContent() ?? '', 'scripted model')
+    assert.is(page.url(), `${url}/#/sessions/${encodeURIComponent(id)}`)
+  } finally {
+    await browser.close()
+    child.kill('SIGTERM')
+    assert.is(await exited, 0)
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
 if (chromiumAvailable('web/serve')) test.run()

@@ -1,5 +1,6 @@
 // The sessions list: each session's status and last activity, a button to open it and one to
-// delete it, and a "New session" button. The open session is marked with aria-current.
+// delete it, and a "New session" button. The open session is marked with aria-current. It shows
+// the sessions loaded so far; "More sessions" asks for the next page when the server has one.
 import type { SessionInfo } from '../../lib/hub/types.js'
 import { html } from '../html.js'
 import { ago } from '../present.js'
@@ -12,9 +13,12 @@ export interface SessionListProps {
   onOpen: (id: string) => void
   onNew: () => void
   onDelete: (id: string) => void
+  /** The server has sessions after those shown. */
+  more: boolean
+  onMore: () => void
 }
 
-export const SessionList = ({ sessions, problem, current, onOpen, onNew, onDelete }: SessionListProps) => html`
+export const SessionList = ({ sessions, problem, current, onOpen, onNew, onDelete, more, onMore }: SessionListProps) => html`
   <nav class="sessions" aria-label="Sessions">
     <div class="sessions-head">
       <h2>Sessions</h2>
@@ -35,4 +39,5 @@ export const SessionList = ({ sessions, problem, current, onOpen, onNew, onDelet
             onClick=${() => onDelete(s.session_id)}>✕</button>
         </li>`)}
     </ul>
+    ${more ? html`<button type="button" class="more" onClick=${onMore}>More sessions</button>` : null}
   </nav>`
