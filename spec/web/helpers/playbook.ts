@@ -74,7 +74,7 @@ const turn = (request: ModelRequest): ScriptStep[] => {
     case 'approve': return [...say('I will send it.'), ...callTool(id, 'send_email', { to: 'ann@example.com', subject: 'Hi' }, 3), usage(10, 6)]
     case 'external': return [...callTool(id, 'pick_color', { palette: 'warm' }, 2), usage(10, 4)]
     case 'image': return [...callTool(id, 'draw', { shape: 'square' }), usage(10, 4)]
-    default: return [{ type: 'thinking', delta: 'The user greets me.' }, ...paced('Hello! I am a scripted agent.', 6, 20), usage(12, 7)]
+    default: return [{ type: 'thinking', delta: 'The user greets me.' }, ...paced('Hello! I am a scripted agent.', 6, 60), usage(12, 7)]
   }
 }
 
