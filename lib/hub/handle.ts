@@ -24,16 +24,64 @@ const ownedHere = async (core: HubCore, session_id: string) => {
   }
 }
 
-async function* stream(core: HubCore, session_id: string, input: AgentInput | string, options: ReplyOptions = {}): AsyncGenerator<OutputEvent> {
-  const session = await ownedHere(core, session_id)
-  if (!session) return yield* remoteReply(core, session_id, input, options).events()
-  const release = core.use(session)
-  try {
-    yield* session.agent.replyStream(toMessage(input), options)
-  } finally {
-    release()
-  }
-}
+const DONE: IteratorResult<OutputEvent> = { value: undefined, done: true }
+
+/**
+ * A reply's events: the live agent's own iterator when this process owns the session (opened on
+ * the first next()), else the routed reply's. No generator sits in between, so an event costs one
+ * `then` here rather than a delegating generator's promises; the session is released at the end.
+ */
+const stream = (core: HubCore, session_id: string, input: AgentInput | string, options: ReplyOptions = {}): AsyncIterable<OutputEvent> => ({
+  [Symbol.asyncIterator](): AsyncIterator<OutputEvent> {
+    let opening: Promise<AsyncIterator<OutputEvent>> | null = null
+    let inner: AsyncIterator<OutputEvent> | null = null
+    let release = () => {}
+    let ended = false
+    const end = () => {
+      ended = true
+      release()
+    }
+    const open = async () => {
+      const session = await ownedHere(core, session_id)
+      if (!session) return (inner = remoteReply(core, session_id, input, options).events())
+      release = core.use(session)
+      try {
+        return (inner = session.agent.replyStream(toMessage(input), options)[Symbol.asyncIterator]())
+      } catch (error) {
+        end()
+        throw error
+      }
+    }
+    const settle = (result: IteratorResult<OutputEvent>) => {
+      if (result.done) end()
+      return result
+    }
+    const fail = (error: unknown): never => {
+      end()
+      throw error
+    }
+    return {
+      next: () => {
+        if (ended) return Promise.resolve(DONE)
+        if (inner) return inner.next().then(settle, fail)
+        opening ??= open()
+        return opening.then((it) => it.next().then(settle, fail), fail)
+      },
+      async return() {
+        if (ended || !opening) {
+          ended = true
+          return DONE
+        }
+        try {
+          await (await opening).return?.()
+        } finally {
+          end()
+        }
+        return DONE
+      },
+    }
+  },
+})
 
 export const sessionHandle = (core: HubCore, session_id: string): SessionHandle => ({
   session_id,

@@ -21,6 +21,8 @@ export interface SseOptions {
 }
 
 const encoder = new TextEncoder()
+/** After the current turn of the event loop; setTimeout where there is no setImmediate (browsers, workers). */
+const afterTurn: (run: () => void) => void = typeof setImmediate === 'function' ? (run) => void setImmediate(run) : (run) => void setTimeout(run, 0)
 const KEEP_ALIVE = encoder.encode(': keep-alive\n\n')
 
 export const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' }
@@ -37,7 +39,11 @@ export const sseStream = ({ keepAliveMs, highWaterBytes, start }: SseOptions): R
   let teardown: (() => void) | void
   let timer: ReturnType<typeof setInterval> | undefined
   let controller!: ReadableStreamDefaultController<Uint8Array>
-  /** Frames sent in this tick, enqueued as one chunk: one read and one socket write for a burst. */
+  /**
+   * Frames sent in this turn of the event loop, enqueued as one chunk once the turn's work is done
+   * (afterTurn, not a microtask: a reply's events arrive over many microtasks of one turn), so a
+   * burst costs one encode, one read and one socket write.
+   */
   let pending = ''
   let scheduled = false
   const flush = () => {
@@ -58,7 +64,7 @@ export const sseStream = ({ keepAliveMs, highWaterBytes, start }: SseOptions): R
       pending += text(data, id)
       if (!scheduled) {
         scheduled = true
-        queueMicrotask(flush)
+        afterTurn(flush)
       }
       if ((controller.desiredSize ?? 0) - pending.length <= 0) sink.close()
       return !closed
