@@ -1,14 +1,13 @@
 // The page in a real browser against the real server: a streamed answer, Stop while text streams
 // (button) and while a slow tool runs (Esc) with the page and GET /sessions/:id agreeing on the
 // interrupted reply, a reload mid-reply that keeps streaming, two tabs in step.
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { LONG_TEXT } from './helpers/playbook.js'
-import { chromiumAvailable, launchBrowser, screenshot, type Browser } from './helpers/browser.js'
+import { screenshot } from './helpers/browser.js'
 import { TIMEOUT, lastReply, msgText, newSession, replyText, send, serverState, waitReady, waitText } from './helpers/page.js'
-import { serve, type Served } from './helpers/server.js'
+import { browserSuite } from './helpers/suite.js'
 
-const test = suite('web/chat')
+const { test, env, run } = browserSuite('web/chat')
 
 // Records each text the latest reply shows, and whether it was marked as replying at that moment.
 const WATCH_REPLY = `
@@ -20,21 +19,10 @@ const WATCH_REPLY = `
     const seen = window.__seen
     if (text && seen[seen.length - 1]?.text !== text) seen.push({ text, live: !!last.querySelector('.badge.live') })
   }).observe(document.querySelector('.conversation'), { subtree: true, childList: true, characterData: true })`
-let browser: Browser
-let server: Served
-
-test.before(async () => {
-  server = await serve()
-  browser = await launchBrowser()
-})
-test.after(async () => {
-  await browser?.close()
-  await server?.close()
-})
 
 test('a message sent with Enter streams its answer; thinking is collapsed; usage shows', async () => {
-  const page = await browser.page()
-  const id = await newSession(page, server.url)
+  const page = await env.browser.page()
+  const id = await newSession(page, env.server.url)
   await page.evaluate(WATCH_REPLY)
   await send(page, 'hello')
   await waitReady(page)
@@ -49,22 +37,22 @@ test('a message sent with Enter streams its answer; thinking is collapsed; usage
   assert.is(await thinking.locator('summary').textContent(), 'Thinking')
   assert.match(await lastReply(page).locator('.usage').textContent() ?? '', /12 in · 7 out tokens/)
   assert.is(await page.getByLabel('Message').inputValue(), '')
-  const state = await serverState(server.url, id)
+  const state = await serverState(env.server.url, id)
   assert.is(msgText(state.context[state.context.length - 1]), 'Hello! I am a scripted agent.')
   await screenshot(page, 'streamed-answer')
   await page.close()
 })
 
 test('Stop while text streams closes the reply at once; the page and GET /sessions/:id agree', async () => {
-  const page = await browser.page()
-  const id = await newSession(page, server.url)
+  const page = await env.browser.page()
+  const id = await newSession(page, env.server.url)
   await send(page, 'long')
   await waitText(page, 40)
   await page.getByRole('button', { name: 'Stop' }).click()
   await lastReply(page).getByText('Stopped').waitFor({ timeout: TIMEOUT })
   await waitReady(page)
   const shown = await replyText(page)
-  const state = await serverState(server.url, id)
+  const state = await serverState(env.server.url, id)
   const reply = state.context[state.context.length - 1]
   assert.is(state.status, 'idle')
   assert.is(reply.finished_reason, 'interrupted')
@@ -76,8 +64,8 @@ test('Stop while text streams closes the reply at once; the page and GET /sessio
 })
 
 test('Esc while a slow tool runs stops it; its card says so in plain words, without the reminder text', async () => {
-  const page = await browser.page()
-  const id = await newSession(page, server.url)
+  const page = await env.browser.page()
+  const id = await newSession(page, env.server.url)
   await send(page, 'slow tool')
   const card = page.getByRole('region', { name: 'Tool call slow_search' })
   await card.getByText('finding 2 about agents').waitFor({ timeout: TIMEOUT })
@@ -88,7 +76,7 @@ test('Esc while a slow tool runs stops it; its card says so in plain words, with
   assert.match(output ?? '', /^finding 1 about agents/)
   assert.not.match(await card.textContent() ?? '', /system-reminder/)
   assert.ok(await card.getByText('The tool was stopped before it finished.').isVisible())
-  const state = await serverState(server.url, id)
+  const state = await serverState(env.server.url, id)
   const reply = state.context[state.context.length - 1]
   const result = reply.content.find((b) => b.type === 'tool_result')
   assert.is(reply.finished_reason, 'interrupted')
@@ -99,8 +87,8 @@ test('Esc while a slow tool runs stops it; its card says so in plain words, with
 })
 
 test('a reload mid-reply reconnects and keeps streaming to the end', async () => {
-  const page = await browser.page()
-  const id = await newSession(page, server.url)
+  const page = await env.browser.page()
+  const id = await newSession(page, env.server.url)
   await send(page, 'long')
   await waitText(page, 30)
   await page.reload()
@@ -109,16 +97,16 @@ test('a reload mid-reply reconnects and keeps streaming to the end', async () =>
   await waitReady(page)
   assert.is(await replyText(page), LONG_TEXT)
   assert.ok(during < LONG_TEXT.length, 'the reloaded page joined a reply still streaming')
-  const state = await serverState(server.url, id)
+  const state = await serverState(env.server.url, id)
   assert.is(state.context[state.context.length - 1].finished_reason, 'completed')
   await page.close()
 })
 
 test('two tabs on one session stay in step: one sends, the other streams it and stops it', async () => {
-  const first = await browser.page()
-  const id = await newSession(first, server.url)
-  const second = await browser.page()
-  await second.goto(`${server.url}/#/sessions/${encodeURIComponent(id)}`)
+  const first = await env.browser.page()
+  const id = await newSession(first, env.server.url)
+  const second = await env.browser.page()
+  await second.goto(`${env.server.url}/#/sessions/${encodeURIComponent(id)}`)
   await second.getByLabel('Message').waitFor({ timeout: TIMEOUT })
   await send(first, 'long')
   await waitText(second, 20)
@@ -130,32 +118,32 @@ test('two tabs on one session stay in step: one sends, the other streams it and 
   await send(second, 'hello')
   await waitReady(second)
   await lastReply(first).getByText('Hello! I am a scripted agent.').waitFor({ timeout: TIMEOUT })
-  const state = await serverState(server.url, id)
+  const state = await serverState(env.server.url, id)
   assert.is(state.context.length, 4)
   await first.close()
   await second.close()
 })
 
 test('a dropped connection shows a banner, then the page resumes from where it was', async () => {
-  const page = await browser.page()
-  const id = await newSession(page, server.url)
+  const page = await env.browser.page()
+  const id = await newSession(page, env.server.url)
   await send(page, 'long')
   await waitText(page, 20)
   const banner = page.getByRole('alert').filter({ hasText: 'Connection lost' })
-  const dropped = server.drop(600)
+  const dropped = env.server.drop(600)
   await banner.waitFor({ timeout: TIMEOUT })
   await screenshot(page, 'connection-lost')
   await dropped
   await banner.waitFor({ state: 'detached', timeout: TIMEOUT })
   await waitReady(page)
   assert.is(await page.getByRole('alert').count(), 0, 'no error is left on screen once the connection is back')
-  const state = await serverState(server.url, id)
+  const state = await serverState(env.server.url, id)
   assert.is(await replyText(page), msgText(state.context[state.context.length - 1]))
   await page.close()
 })
 
 test('no page threw an uncaught error during the tests above', () => {
-  assert.equal(browser.errors, [])
+  assert.equal(env.browser.errors, [])
 })
 
-if (chromiumAvailable('web/chat')) test.run()
+run()

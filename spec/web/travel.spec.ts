@@ -1,28 +1,16 @@
 // Time travel in a real browser: the timeline (deltas coalesced, seq and time), a row shows the fold
 // up to it under a "viewing the past" banner, back to live, fork from there; Redux DevTools gets
 // every event with its state and a jump there shows that state read-only; keyboard and phone width.
-import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { chromiumAvailable, launchBrowser, screenshot, type Browser } from './helpers/browser.js'
+import { screenshot } from './helpers/browser.js'
 import { CONTRAST_CHECK, TIMEOUT, newSession, replyText, send, serverState, waitReady } from './helpers/page.js'
-import { serve, type Served } from './helpers/server.js'
+import { browserSuite } from './helpers/suite.js'
 
-const test = suite('web/travel')
-let browser: Browser
-let server: Served
-
-test.before(async () => {
-  server = await serve()
-  browser = await launchBrowser()
-})
-test.after(async () => {
-  await browser?.close()
-  await server?.close()
-})
+const { test, env, run } = browserSuite('web/travel')
 
 test('a timeline row shows the conversation after it; back to live; fork from here opens the fork', async () => {
-  const page = await browser.page()
-  const id = await newSession(page, server.url)
+  const page = await env.browser.page()
+  const id = await newSession(page, env.server.url)
   await send(page, 'hello')
   await waitReady(page)
   await send(page, 'external')
@@ -31,7 +19,7 @@ test('a timeline row shows the conversation after it; back to live; fork from he
   const timeline = page.getByRole('complementary', { name: 'Timeline' })
   const textRow = timeline.getByRole('button').filter({ hasText: 'TEXT_BLOCK_DELTA ×6' })
   await textRow.waitFor({ timeout: TIMEOUT })
-  const log = (await (await fetch(`${server.url}/sessions/${id}`)).json()) as { seq: number }
+  const log = (await (await fetch(`${env.server.url}/sessions/${id}`)).json()) as { seq: number }
   assert.is(await timeline.getByRole('button').filter({ hasText: /^#\d/ }).count() < log.seq, true, 'deltas are coalesced')
   const seq = Number(await textRow.getAttribute('data-seq'))
   await textRow.click()
@@ -50,21 +38,21 @@ test('a timeline row shows the conversation after it; back to live; fork from he
   await page.waitForURL((u) => u.hash.startsWith('#/sessions/') && !u.hash.endsWith(encodeURIComponent(id)), { timeout: TIMEOUT })
   const fork = decodeURIComponent(new URL(page.url()).hash.replace('#/sessions/', ''))
   await waitReady(page)
-  const forked = await serverState(server.url, fork)
-  const original = await serverState(server.url, id)
+  const forked = await serverState(env.server.url, fork)
+  const original = await serverState(env.server.url, id)
   assert.is(forked.status, 'idle')
   assert.equal(forked.context, original.context.slice(0, 2))
   assert.is(original.status, 'paused', 'the forked session is untouched')
   await send(page, 'hello')
   await waitReady(page)
-  const after = await serverState(server.url, fork)
+  const after = await serverState(env.server.url, fork)
   assert.is(after.context.length, 4)
   assert.is(after.session_id, fork, 'new replies in the fork carry its id')
   await page.close()
 })
 
 test('Redux DevTools receives each event with its state; jumping there shows that state read-only', async () => {
-  const page = await browser.page()
+  const page = await env.browser.page()
   // A stand-in for the extension with its documented surface (connect, init, send, subscribe); a
   // string, because tsx's transform would name inner functions with a helper the page lacks.
   await page.addInitScript({ content: `
@@ -75,11 +63,11 @@ test('Redux DevTools receives each event with its state; jumping there shows tha
     window.__REDUX_DEVTOOLS_EXTENSION__ = {
       connect: () => ({ init() {}, send(action, state) { sent.push({ action, state }) }, subscribe(l) { listener = l } }),
     }` })
-  const id = await newSession(page, server.url)
+  const id = await newSession(page, env.server.url)
   await send(page, 'hello')
   await waitReady(page)
   const sent = await page.evaluate(() => (window as unknown as { __devtoolsSent: { action: { type: string }; state: { seq: number } }[] }).__devtoolsSent)
-  const state = await serverState(server.url, id)
+  const state = await serverState(env.server.url, id)
   assert.is(sent.length, state.seq)
   sent.forEach((s, i) => assert.is(s.state.seq, i + 1))
   assert.is(sent[sent.length - 1].action.type, 'REPLY_END')
@@ -92,11 +80,11 @@ test('Redux DevTools receives each event with its state; jumping there shows tha
 })
 
 test('the sessions list opens a session by its button and deletes one after a confirmation', async () => {
-  const page = await browser.page()
-  const first = await newSession(page, server.url)
+  const page = await env.browser.page()
+  const first = await newSession(page, env.server.url)
   await send(page, 'hello')
   await waitReady(page)
-  const second = await newSession(page, server.url)
+  const second = await newSession(page, env.server.url)
   const list = page.getByRole('navigation', { name: 'Sessions' })
   await list.getByRole('button', { name: new RegExp(`^${first}`) }).click()
   await page.waitForURL((u) => u.hash.endsWith(encodeURIComponent(first)), { timeout: TIMEOUT })
@@ -108,14 +96,14 @@ test('the sessions list opens a session by its button and deletes one after a co
   await page.getByText('Open a session or start a new one.').waitFor({ timeout: TIMEOUT })
   await list.getByRole('button', { name: `Delete session ${first}` }).waitFor({ state: 'detached', timeout: TIMEOUT })
   assert.match(dialogs[0], first)
-  assert.is((await fetch(`${server.url}/sessions/${first}`)).status, 404)
-  assert.is((await fetch(`${server.url}/sessions/${second}`)).status, 200)
+  assert.is((await fetch(`${env.server.url}/sessions/${first}`)).status, 404)
+  assert.is((await fetch(`${env.server.url}/sessions/${second}`)).status, 200)
   await page.close()
 })
 
 test('keyboard only: Tab reaches the controls in order, focus is visible, Enter sends; phone width stacks', async () => {
-  const page = await browser.page()
-  await newSession(page, server.url)
+  const page = await env.browser.page()
+  await newSession(page, env.server.url)
   await page.getByLabel('Message').focus()
   await page.keyboard.type('hello')
   await page.keyboard.press('Enter')
@@ -145,7 +133,7 @@ test('keyboard only: Tab reaches the controls in order, focus is visible, Enter 
 })
 
 test('no page threw an uncaught error during the tests above', () => {
-  assert.equal(browser.errors, [])
+  assert.equal(env.browser.errors, [])
 })
 
-if (chromiumAvailable('web/travel')) test.run()
+run()
