@@ -10,17 +10,7 @@ import { AgentError, createHub, replay, type AgentEvent, type Hub, type HubOptio
 import { sleep } from '../../lib/abort.js'
 import { checkLog } from '../../lib/logCheck.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
-
-const code = async (promise: Promise<unknown> | (() => unknown), expected: string) => {
-  try {
-    await (typeof promise === 'function' ? promise() : promise)
-  } catch (error) {
-    assert.instance(error, AgentError, String(error))
-    assert.is((error as AgentError).code, expected, (error as Error).message)
-    return
-  }
-  assert.unreachable(`expected ${expected}`)
-}
+import { rejectsWithCode as code } from '../helpers/expect.js'
 
 const types = (events: readonly AgentEvent[]) => events.map((e) => e.type)
 const collect = async (stream: AsyncIterable<OutputEvent>) => {

@@ -10,6 +10,7 @@ import { AgentError } from '../../lib/index.js'
 import { fileLog } from '../../lib/node.js'
 import { startChild } from './helpers/child.js'
 import { tempDir, tempLog } from './helpers/files.js'
+import { isAlive } from '../helpers/expect.js'
 
 const test = suite('log/lock identity')
 
@@ -88,14 +89,5 @@ test('a writer SIGKILLed while holding a hard link leaves a stale lock the next 
   await log.close()
   await fileLog(real).close()
 })
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 test.run()

@@ -10,6 +10,7 @@ import { AgentError, callTool, say, UserMsg, type Tool, type ToolResultBlock } f
 import { mcpTools, parseCommandLine } from '../../lib/node.js'
 import { sleep } from '../../lib/abort.js'
 import { checkInvariants, makeAgent } from '../helpers/fixtures.js'
+import { isAlive } from '../helpers/expect.js'
 
 const test = suite('mcp')
 const fixture = { command: process.execPath, args: ['--import', 'tsx', 'spec/mcp/fixtures/slowServer.ts'], stderr: 'ignore' as const }
@@ -20,15 +21,6 @@ const textOf = (output: unknown) => (output as { output: { type: string; text?: 
 const resultOf = (tools: { state: { context: { content: { type: string }[] }[] } }, index = -1) =>
   tools.state.context.at(index)!.content.filter((b): b is ToolResultBlock => b.type === 'tool_result')
 const byName = (tools: Tool[], name: string) => tools.find((t) => t.name === name)!
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
 test('server-everything: tools listed with include/exclude and a prefix; an agent calls them; text, image and structured content arrive', async () => {
   const tools = await mcpTools(everything, { include: ['echo', 'get-sum', 'get-tiny-image', 'get-structured-content'], exclude: ['get-sum'], prefix: 'ev_' })
   assert.equal(tools.map((t) => t.name).sort(), ['ev_echo', 'ev_get-structured-content', 'ev_get-tiny-image'])

@@ -10,20 +10,10 @@ import { postgresStore, SCHEMA_VERSION } from '../../lib/postgres.js'
 import { checkLog } from '../../lib/logCheck.js'
 import { sessionAgent, sessionModel, sessionTools } from '../helpers/sessionModel.js'
 import { admin, DATABASE_URL, dropSchemas, freshStore, newSchema, postgresAvailable } from './helpers/db.js'
+import { rejectsWithCode as code } from '../helpers/expect.js'
 
 const test = suite('postgres/bad-input')
 test.after(dropSchemas)
-
-const code = async (promise: Promise<unknown> | (() => unknown), expected: string) => {
-  try {
-    await (typeof promise === 'function' ? promise() : promise)
-  } catch (error) {
-    assert.instance(error, AgentError, String(error))
-    assert.is((error as AgentError).code, expected, (error as Error).message)
-    return error as AgentError
-  }
-  assert.unreachable(`expected ${expected}`)
-}
 
 test('a wrong URL or options are refused at once; a server that is not there is LOG_UNAVAILABLE', async () => {
   await code(() => postgresStore({ connectionString: 'http://example/db' }), 'INVALID_OPTION')

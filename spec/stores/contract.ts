@@ -9,21 +9,11 @@ import * as assert from 'uvu/assert'
 import { AgentError, createAgent, createEvent, counterClock, replay, UserConfirmResultEvent, UserMsg, type AgentEvent, type SessionStore } from '../../lib/index.js'
 import { checkLog } from '../../lib/logCheck.js'
 import { sessionModel, sessionTools } from '../helpers/sessionModel.js'
+import { rejectsWithCode as code } from '../helpers/expect.js'
 
 export interface ContractOptions {
   /** The store keeps snapshots every this many events (it was made with that setting). */
   snapshotEvery?: number
-}
-
-const code = async (promise: Promise<unknown> | (() => unknown), expected: string) => {
-  try {
-    await (typeof promise === 'function' ? promise() : promise)
-  } catch (error) {
-    assert.instance(error, AgentError)
-    assert.is((error as AgentError).code, expected, (error as Error).message)
-    return error as AgentError
-  }
-  assert.unreachable(`expected ${expected}`)
 }
 
 const agentOn = (log: Awaited<ReturnType<SessionStore['open']>>, session_id: string) =>
