@@ -1,9 +1,12 @@
 // Streaming cost: per text delta end to end (model chunk to the consumer's for await), against a
 // bare async-generator loop and a minimal Redux-plus-RxJS store (bench/baseline.ts) fed the same
 // deltas; with a context of 10 and of 5,000 messages, into a reply that already holds 10 and 2,000
-// blocks (per-delta work must not grow with either), and the same with a state$ subscriber. Each
-// figure is wall time and CPU time (steadier than wall time on a shared machine), best of RUNS.
-import { createAgent, UserMsg, type ModelChunk } from '../lib/index.js'
+// blocks (per-delta work must not grow with either), and the same with a state$ subscriber: once
+// with every delta in one task (the subscriber is given one state per run of deltas), once with
+// each delta in a task of its own, as one network read per delta would bring them (each delta's
+// state is published, so the content array is copied for it). Each figure is wall time and CPU
+// time (steadier than wall time on a shared machine), best of RUNS.
+import { createAgent, UserMsg, type ChatModel, type ModelChunk } from '../lib/index.js'
 import { reduxRxjsBaseline } from './baseline.js'
 import { conversationLog, fastModel, line, now } from './helpers.js'
 
@@ -44,12 +47,29 @@ const turn = (blocks: number): ModelChunk[] => [
   ...deltas,
 ]
 
+/** Plays `chunks`, each in a task of its own (after a setImmediate), as one network read per chunk would. */
+const onePerTask = (chunks: ModelChunk[]): ChatModel => ({
+  name: 'one-per-task',
+  async *stream() {
+    for (const chunk of chunks) {
+      await new Promise((resolve) => setImmediate(resolve))
+      yield chunk
+    }
+  },
+})
+
+/** States a state$ subscriber was given in the last watched run, per delta. */
+const statesGiven = { inOneTask: 0, onePerTask: 0 }
+
 /**
  * Per delta of the last block, timed from that block's start to the reply's end.
- * `watched`: a state$ subscriber receives every state (so each delta publishes a fresh one).
+ * `watched`: a state$ subscriber is given the states ('in one task': the model yields every chunk at
+ * once; 'one per task': each chunk in a task of its own, so every delta's state is published).
  */
-const agentRun = async (contextMessages: number, blocks = 1, watched = false): Promise<Figure> => {
-  const agent = createAgent({ name: 'bench', model: fastModel([blocks === 1 ? deltas : turn(blocks)]), log: conversationLog(contextMessages) })
+const agentRun = async (contextMessages: number, blocks = 1, watched: false | keyof typeof statesGiven = false): Promise<Figure> => {
+  const chunks = blocks === 1 ? deltas : turn(blocks)
+  const model = watched === 'onePerTask' ? onePerTask(chunks) : fastModel([chunks])
+  const agent = createAgent({ name: 'bench', model, log: conversationLog(contextMessages) })
   let states = 0
   const subscription = watched ? agent.state$.subscribe(() => void states++) : null
   let started = 0
@@ -61,7 +81,8 @@ const agentRun = async (contextMessages: number, blocks = 1, watched = false): P
   }
   const figure = perDelta(start)
   subscription?.unsubscribe()
-  if (watched && states < DELTAS) throw new Error(`the subscriber saw ${states} states`)
+  if (watched) statesGiven[watched] = states / DELTAS
+  if (watched === 'onePerTask' && states < DELTAS) throw new Error(`the subscriber saw ${states} states`)
   if (seen !== DELTAS) throw new Error(`expected ${DELTAS} deltas, saw ${seen}`)
   return figure
 }
@@ -69,7 +90,8 @@ const agentRun = async (contextMessages: number, blocks = 1, watched = false): P
 const runs = {
   bare, baseline, small: () => agentRun(10), large: () => agentRun(5000),
   fewBlocks: () => agentRun(10, 10), manyBlocks: () => agentRun(10, 2000),
-  watchedFew: () => agentRun(10, 10, true), watchedMany: () => agentRun(10, 2000, true),
+  watchedFew: () => agentRun(10, 10, 'inOneTask'), watchedMany: () => agentRun(10, 2000, 'inOneTask'),
+  pacedFew: () => agentRun(10, 10, 'onePerTask'), pacedMany: () => agentRun(10, 2000, 'onePerTask'),
 }
 type Name = keyof typeof runs
 
@@ -99,6 +121,11 @@ export const streaming = async () => {
   line('ratio 2,000 / 10 blocks', ratio(f.manyBlocks, f.fewBlocks), '≤ 1.2')
   line('with a state$ subscriber, reply of 10 blocks, per delta', us(f.watchedFew))
   line('with a state$ subscriber, reply of 2,000 blocks, per delta', us(f.watchedMany))
-  line('with a state$ subscriber, ratio 2,000 / 10 blocks', ratio(f.watchedMany, f.watchedFew))
+  line('with a state$ subscriber, ratio 2,000 / 10 blocks', ratio(f.watchedMany, f.watchedFew), '≤ 1.2')
+  line('  states the subscriber was given, per delta', statesGiven.inOneTask.toFixed(4))
+  line('one delta per task, with a subscriber, 10 blocks', us(f.pacedFew))
+  line('one delta per task, with a subscriber, 2,000 blocks', us(f.pacedMany))
+  line('one delta per task, ratio 2,000 / 10 blocks', ratio(f.pacedMany, f.pacedFew))
+  line('  states the subscriber was given, per delta', statesGiven.onePerTask.toFixed(4))
   line('overhead over the bare loop', `${(f.small.wall / f.bare.wall).toFixed(1)}x`)
 }

@@ -55,7 +55,9 @@ export type AgentInput = string | { role: 'user' | 'system'; content: string | B
 
 export class Agent {
   readonly name: string
+  /** Every event, as it is appended. */
   readonly events$: Observable<AgentEvent>
+  /** The current state at once, then the state after every event; the deltas streamed within one task give one state, their newest. */
   readonly state$: Observable<AgentState>
   readonly interruptText: string
   private readonly store: Store

@@ -1,6 +1,8 @@
 // The store: the one place events enter. `dispatch` validates an event at the boundary; every
 // event (dispatched or emitted by an effect) then goes through one FIFO queue, in this order:
-// append to the log, reduce, publish the state, publish the event. Effects are
+// append to the log, reduce, publish the state, publish the event. A streamed delta is the one
+// exception to "publish the state": a run of deltas publishes its newest state once, at the end of
+// the task that reduced them or before the next state (see `publish`). Effects are
 // `(event$, state$, deps) => Observable<event>`; their output joins the queue, never a nested dispatch.
 // A log that refuses or fails an append breaks the store (`fail`): nothing more is reduced, the
 // effects stop, and every later dispatch throws the failure; an effect that errors is reported and
@@ -106,6 +108,26 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
     if (listeners) for (const listener of listeners) listener.next(event)
   }
 
+  // State subscribers get the state after every event, except that the states of a run of streamed
+  // deltas are published once, as the newest of them, when the task that reduced them ends (a model
+  // stream's network read, a timer) or just before the next state is: a view renders once per read,
+  // not once per token, and the store copies no content array for states no one is given (like Redux
+  // Toolkit's autoBatchEnhancer). Every other state is published at once, before its event.
+  let publishDue = false
+  const publish = () => {
+    publishDue = false
+    state$.next(current)
+    seal()
+  }
+  const publishDueState = () => {
+    if (publishDue && state$.observed) publish()
+  }
+  const publishSoon = () => {
+    if (publishDue) return
+    publishDue = true
+    afterThisTask(publishDueState)
+  }
+
   const process = (event: AgentEvent) => {
     const state = current
     // Events in the queue belong to the store (dispatched ones are fresh copies from the schema
@@ -121,8 +143,8 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
     }
     current = reducer(state, event)
     if (state$.observed) {
-      state$.next(current)
-      seal()
+      if (isStreamedDelta(event)) publishSoon()
+      else publish()
     }
     deliverTyped(event)
     event$.next(event)
@@ -206,6 +228,12 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
     [observable]: () => stateObservable,
   }
 }
+
+const streamedDeltas = new Set(['TEXT_BLOCK_DELTA', 'THINKING_BLOCK_DELTA', 'DATA_BLOCK_DELTA', 'TOOL_CALL_DELTA', 'TOOL_RESULT_TEXT_DELTA', 'TOOL_RESULT_DATA_DELTA'])
+const isStreamedDelta = (event: AgentEvent) => streamedDeltas.has(event.type)
+
+/** Runs `task` once the current macrotask and its microtasks are done (Node's setImmediate; a 0 ms timer in a browser). */
+const afterThisTask: (task: () => void) => void = typeof setImmediate === 'function' ? (task) => void setImmediate(task) : (task) => void setTimeout(task, 0)
 
 /** The failing store's error as `CODE: message` (ENOSPC, EFBIG, ...), for the failure's message. */
 const storeErrorName = (cause: unknown): string => {

@@ -1,7 +1,8 @@
 // The store on its own, as an RxJS app would use it: validate, append, reduce, publish state,
 // publish event, in that order; effect output queued behind the event that caused it (never a
 // nested dispatch); an invalid event refused with the log unchanged; interop via Symbol.observable;
-// ofType's per-type delivery; every way a state leaves the store seals it.
+// ofType's per-type delivery; every way a state leaves the store seals it; a run of streamed deltas
+// publishes its newest state once, at the end of its task or before the next state.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { from, map, filter, type Observable } from 'rxjs'
@@ -104,6 +105,56 @@ test('every way a state leaves the store seals it for an in-place reducer (getSt
   store.dispatch(userMessage())
   unsubscribe()
   assert.is(sealed.length, 5, 'a subscriber on state$ seals each state it is given')
+})
+
+const streamingRound = () => [
+  userMessage(),
+  ev('REPLY_START', { session_id: 's', reply_id: 'r', name: 'A', role: 'assistant' }),
+  ev('MODEL_CALL_START', { reply_id: 'r', model_name: 'm' }),
+  ev('TEXT_BLOCK_START', { reply_id: 'r', block_id: 'b' }),
+]
+const delta = (text: string) => ev('TEXT_BLOCK_DELTA', { reply_id: 'r', block_id: 'b', delta: text })
+const nextTask = () => new Promise((resolve) => setImmediate(resolve))
+const textOfReply = (s: AgentState) => (s.reply_msg?.content[0] as { text?: string } | undefined)?.text
+
+test('the deltas reduced in one task publish one state, their newest, when the task ends; every other state is published at once', async () => {
+  const store = createStore({ reducer: rootReducer, initialState: initialState() })
+  for (const event of streamingRound()) store.dispatch(event)
+  const seen: string[] = []
+  const events: number[] = []
+  store.state$.subscribe((s) => seen.push(`${s.seq}:${textOfReply(s)}`))
+  store.event$.subscribe((e) => events.push(e.metadata.seq as number))
+  for (const text of ['a', 'b', 'c']) store.dispatch(delta(text))
+  assert.equal(seen, ['4:'], 'no delta state yet, while the task runs')
+  assert.equal(events, [5, 6, 7], 'every delta event is published at once')
+  assert.is(textOfReply(store.getState()), 'abc', 'getState is the newest state')
+  await nextTask()
+  assert.equal(seen, ['4:', '7:abc'], 'the newest delta state once, when the task has ended')
+  await nextTask()
+  assert.equal(seen.length, 2, 'and only once')
+})
+
+test('a state that is not a delta\'s supersedes the delta states before it: published at once, in order, with them folded in', () => {
+  const store = createStore({ reducer: rootReducer, initialState: initialState() })
+  for (const event of streamingRound()) store.dispatch(event)
+  const seen: string[] = []
+  store.state$.subscribe((s) => seen.push(`${s.seq}:${textOfReply(s)}`))
+  store.dispatch(delta('x'))
+  store.dispatch(delta('y'))
+  store.dispatch(ev('TEXT_BLOCK_END', { reply_id: 'r', block_id: 'b' }))
+  assert.equal(seen, ['4:', '7:xy'])
+})
+
+test('a delta in a task of its own publishes its own state (a model stream delivers one network read per task)', async () => {
+  const store = createStore({ reducer: rootReducer, initialState: initialState() })
+  for (const event of streamingRound()) store.dispatch(event)
+  const seen: number[] = []
+  store.state$.subscribe((s) => seen.push(s.seq))
+  for (const text of ['a', 'b', 'c']) {
+    store.dispatch(delta(text))
+    await nextTask()
+  }
+  assert.equal(seen, [4, 5, 6, 7])
 })
 
 test.run()

@@ -34,13 +34,17 @@ const streamingTool = defineTool({
   },
 })
 
-/** One reply with every kind of streamed delta: thinking, text, tool-call input, tool-result text. */
+/**
+ * One reply with every kind of streamed delta: thinking, text, tool-call input, tool-result text.
+ * The model's chunks come a timer apart (a state$ subscriber is given each one's state); the tool's
+ * lines all in one task (written in place, then published once).
+ */
 const streamingAgent = () => createAgent({
   name: 'A', clock: counterClock('t'), tools: [streamingTool],
   model: scriptedModel([
     [...think('let me think about it', 6), ...say('I will read it', 5), ...callTool('c1', 'lines', { n: 6 }, 4)],
     [...say('It says six lines, one per number from zero to five.', 12)],
-  ]),
+  ], { chunkDelayMs: 1 }),
 })
 
 const reducerRound: AgentEvent[] = [
