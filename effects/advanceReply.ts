@@ -26,12 +26,12 @@ export const advanceReply = (event$: Observable<AgentEvent>, state$: StateObserv
   return event$.pipe(
     ofType('REPLY_START', 'MODEL_CALL_END', 'TOOL_RESULT_END', 'USER_CONFIRM_RESULT'),
     auditTime(0, asapScheduler),
-    mergeMap(() => {
-      const state = state$.value
+    // The plan reads the state without handing it out (the actions hold blocks, never the state).
+    mergeMap(() => state$.peek((state) => {
       const actions = planNextStep(state, deps)
       if (actions.length === 0) return EMPTY
       return perform(actions, state, state$, deps).pipe(takeUntil(cancel$))
-    }),
+    })),
   )
 }
 
@@ -42,7 +42,8 @@ export const advanceReply = (event$: Observable<AgentEvent>, state$: StateObserv
  * decisions stops the work before it starts (takeUntil completes the concat first).
  */
 const perform = (actions: Action[], state: AgentState, state$: StateObservable, deps: AgentDeps): Observable<AgentEvent> => {
-  const reply_id = state.reply_id!
+  const { reply_id: id, session_id } = state
+  const reply_id = id!
   const { clock } = deps
   const decisions: AgentEvent[] = []
   const work: Observable<AgentEvent>[] = []
@@ -69,7 +70,7 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
         asked.push(createEvent(clock, 'REQUIRE_USER_CONFIRM', { reply_id, tool_calls: [{ ...action.call, state: 'asking' }] }))
         break
       case 'end':
-        decisions.push(createEvent(clock, 'REPLY_END', { session_id: state.session_id!, reply_id, finished_reason: action.reason, error: null }))
+        decisions.push(createEvent(clock, 'REPLY_END', { session_id: session_id!, reply_id, finished_reason: action.reason, error: null }))
     }
   }
   const now = [...decisions, ...submitted, ...asked]

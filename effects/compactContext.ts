@@ -18,8 +18,9 @@ import type { AgentDeps } from './deps.js'
 
 export const compactContext = (state$: StateObservable, deps: AgentDeps): Observable<AgentEvent> => {
   const settings = deps.compaction
+  if (!settings) return EMPTY
   const state = state$.value
-  if (!settings || !state.reply_msg) return EMPTY
+  if (!state.reply_msg) return EMPTY
   const tools = [...deps.tools.values()].map((tool) => tool.spec)
   const estimate = estimateRequestTokens({ system: deps.sysPrompt, messages: selectConversation(state), tools }, selectKnownUsage(state))
   if (estimate <= settings.maxContextTokens) return EMPTY

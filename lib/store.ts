@@ -16,7 +16,15 @@ import { memoryLog, type LogStore } from './log.js'
 import type { AgentState } from '../reducers/state.js'
 
 export interface StateObservable extends Observable<AgentState> {
+  /** The current state, handed out: it never changes after this. */
   readonly value: AgentState
+  /**
+   * Reads the current state without handing it out, so the next event may be folded into it in
+   * place: `read` may return scalars, blocks and values it builds, never the state, a message or a
+   * content array. An effect that only decides (the planner) reads this way; one that keeps the
+   * state (a model request holds the reply's message) takes `value`.
+   */
+  peek<T>(read: (state: AgentState) => T): T
 }
 
 /** The store's event stream answers `[eventsOfType](types)` with the events of those types only (see effects/ofType.ts). */
@@ -174,6 +182,7 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
     if (!subscription.closed) subscriber.next(handOut())
     return subscription
   }), 'value', { get: handOut }) as StateObservable
+  stateObservable.peek = (read) => read(current)
 
   const eventStream = Object.assign(event$.asObservable(), {
     [eventsOfType]: (types: readonly string[]) => new Observable<AgentEvent>((subscriber) => {
@@ -193,7 +202,7 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
       return event
     },
     getState: handOut,
-    peek: (read) => read(current),
+    peek: stateObservable.peek,
     subscribe(listener) {
       const subscription = stateObservable.subscribe(listener)
       return () => subscription.unsubscribe()
