@@ -29,9 +29,15 @@ export interface PlanContext {
   output?: string | null
 }
 
-/** What the model reads for a denied call: the standard reminder, with the user's reason when one was given. */
+/**
+ * What the model reads for a denied call: the standard reminder, with the user's reason when one was
+ * given. A reminder tag inside the reason is written with `&lt;`, so the reason cannot close the
+ * reminder early and pass its rest off as something else.
+ */
 export const denialText = (name: string, reason?: string) =>
-  `<system-reminder>The execution of tool "${name}" is denied by user!${reason === undefined ? '' : `\nReason: ${reason}`}</system-reminder>`
+  `<system-reminder>The execution of tool "${name}" is denied by user!${reason === undefined ? '' : `\nReason: ${reason.replace(REMINDER_TAG, '&lt;$1')}`}</system-reminder>`
+
+const REMINDER_TAG = /<(\s*\/?\s*system-reminder)/gi
 
 export const planNextStep = (state: AgentState, { tools, maxIters, output = null }: PlanContext): Action[] => {
   if (!isAdvanceable(state)) return []
