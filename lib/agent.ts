@@ -26,7 +26,7 @@ import { admitInput, checkAgentOptions, checkReplyOptions } from './options.js'
 import { ReplyRun, type ReplyOptions } from './replyRun.js'
 import { asReply, type Reply } from './text.js'
 import { createStore, type Store } from './store.js'
-import { checkOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsForOutput, type StructuredMsg } from './structuredOutput.js'
+import { checkOutputSchema, outputJsonSchema, recordedOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsForOutput, type StructuredMsg } from './structuredOutput.js'
 import { callerTool, type Tool } from './tools.js'
 
 export const DEFAULT_INTERRUPT_TEXT = 'I notice the interruption. How can I help you?'
@@ -68,7 +68,9 @@ export class Agent {
   private callerToolNames: string[] = []
   /** The agent's default structured output, and the one of the reply in progress (or the last). */
   private readonly output: z.ZodType | null
-  private replyOutput: z.ZodType | null
+  private replyOutput: z.ZodType | null = null
+  /** `replyOutput` as JSON Schema, as the reply's REPLY_START records it. */
+  private replyOutputJson: Record<string, unknown> | null = null
 
   constructor(options: AgentOptions) {
     checkAgentOptions(options)
@@ -83,8 +85,7 @@ export class Agent {
     this.logStore = log
     this.tools = new Map(tools.map((t) => [t.name, t]))
     this.output = options.output ?? null
-    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, maxIters, compaction, clock }
-    this.replyOutput = this.output
+    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, compaction, clock }
     this.useOutput(this.output)
     this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
@@ -249,9 +250,21 @@ export class Agent {
     const event = this.admit(input)
     if (options.signal?.aborted) throw new AgentError('INVALID_OPTION', 'The signal passed to the reply is already aborted; nothing was started.')
     if (callerTools) this.offerCallerTools(callerTools)
-    if (event?.type === 'USER_MESSAGE') this.replyOutput = options.output ?? this.output
-    this.useOutput(this.replyOutput)
+    if (event?.type === 'USER_MESSAGE') this.useOutput(options.output ?? this.output)
+    else if (event) this.useOutput(this.resumedOutput())
     return event
+  }
+
+  /**
+   * The structured output of the reply an input resumes: the schema its REPLY_START recorded, as
+   * this process gave it when it started the reply (a zod schema says more than its JSON Schema),
+   * or rebuilt from the record in a process that did not; none when none was recorded.
+   */
+  private resumedOutput(): z.ZodType | null {
+    const recorded = this.store.peek((state) => (state.loop?.output_schema ? JSON.stringify(state.loop.output_schema) : null))
+    if (recorded === null) return null
+    if (this.replyOutput && JSON.stringify(this.replyOutputJson) === recorded) return this.replyOutput
+    return recordedOutputSchema(JSON.parse(recorded) as Record<string, unknown>)
   }
 
   /** Replaces the caller's tools of the previous reply with these (the agent's own tools keep their names). */
@@ -263,8 +276,13 @@ export class Agent {
 
   /** The tools and the structured output of the reply about to start or go on. */
   private useOutput(schema: z.ZodType | null): void {
+    if (schema !== this.replyOutput) {
+      this.replyOutput = schema
+      this.replyOutputJson = schema ? outputJsonSchema(schema) : null
+    }
     this.deps.tools = toolsForOutput(this.tools, schema)
     this.deps.output = schema ? STRUCTURED_OUTPUT_TOOL : null
+    this.deps.outputSchema = this.replyOutputJson
   }
 
   /** Validates input and checks it against the state; returns the event to dispatch, or null for a no-op. */

@@ -9,8 +9,11 @@ import { copyState } from './shapes.js'
 import { freshLoop, type AgentState, type LoopState } from './state.js'
 
 export const reply = (state: AgentState, event: AgentEvent): AgentState => {
-  if (event.type === 'REPLY_START')
-    return { ...state, session_id: event.session_id, reply_id: event.reply_id, status: 'running', cur_iter: 0, waiting_for: [], loop: freshLoop() }
+  if (event.type === 'REPLY_START') {
+    const { output_schema } = event.metadata
+    const loop = isJsonObject(output_schema) ? { ...freshLoop(), output_schema } : freshLoop()
+    return { ...state, session_id: event.session_id, reply_id: event.reply_id, status: 'running', cur_iter: 0, waiting_for: [], loop }
+  }
   const loop = state.loop
   if (!loop || !('reply_id' in event) || event.reply_id !== state.reply_id) return state
   switch (event.type) {
@@ -94,3 +97,5 @@ const withoutDenial = (loop: LoopState, id: string): LoopState => {
   const { [id]: _dropped, ...others } = denial_reasons
   return Object.keys(others).length ? { ...next, denial_reasons: others } : next
 }
+
+const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -24,6 +24,8 @@ export interface LoopState {
   denial_reasons?: Record<string, string>
   /** An interrupt was requested: nothing more is planned, the reply is being closed. */
   closing: boolean
+  /** The JSON Schema of the structured output the reply ends with (REPLY_START's `metadata.output_schema`); absent when none. */
+  output_schema?: Record<string, unknown>
 }
 
 /** A summary that stands in for the history before a position (see reducers/compaction.ts). */

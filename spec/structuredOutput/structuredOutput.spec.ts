@@ -1,11 +1,13 @@
 // Structured output (issue 14, part 2): `reply(input, { output })` ends with a value of the schema
 // through the built-in `generate_response` tool; a value that fails validation is an error result
-// the model corrects; at maxIters the tool is forced; no value when interrupted or out of iterations.
+// the model corrects; at maxIters the tool is forced; no value when interrupted or out of iterations;
+// REPLY_START records the schema, so a paused reply resumed in another process asks for the same value.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
 import {
-  AgentError, callTool, checkLog, memoryLog, protocolProblems, say, scriptedModel, UserMsg, usage, type ToolResultBlock,
+  AgentError, callTool, checkLog, counterClock, createAgent, defineTool, memoryLog, protocolProblems, say, scriptedModel, UserMsg, usage,
+  type AgentEvent, type ScriptedTurn, type ToolResultBlock,
 } from '../../lib/index.js'
 import { checkInvariants, makeAgent, probe, slowTool, types } from '../helpers/fixtures.js'
 
@@ -127,6 +129,56 @@ test('an agent restored from the log of a structured reply has the value, withou
   assert.equal(restored.state, agent.state)
   assert.equal(restored.state.context.at(-1)!.structured_output, { city: 'Oslo', celsius: 4 })
   assert.is(idle.requests.length, 0)
+})
+
+const bookTool = defineTool({ name: 'book', description: 'books a table', input: z.object({ at: z.string() }), permission: 'ask', execute: () => 'booked' })
+
+/** A reply with `output` that pauses for the user to confirm a booking; `later` are the model's turns after it. */
+const pausedStructuredReply = async (output: z.ZodType, later: ScriptedTurn[] = []) => {
+  const agent = createAgent({ name: 'Friday', model: scriptedModel([callTool('b1', 'book', { at: '19:00' }), ...later]), tools: [bookTool], clock: counterClock('a') })
+  await agent.reply('Book a table, then tell me the weather.', { output })
+  assert.is(agent.state.status, 'paused')
+  return agent
+}
+
+test('a paused structured reply resumed in another process asks for the same value: REPLY_START records the schema', async () => {
+  const first = await pausedStructuredReply(Weather)
+  const start = first.log.find((e) => e.type === 'REPLY_START')!
+  assert.equal(start.metadata.output_schema, z.toJSONSchema(Weather, { io: 'input' }), 'the schema, as JSON Schema')
+  // Another process: a new agent, with no output of its own, on the log as it was stored.
+  const model = scriptedModel([respond('r1', { city: 'Oslo', celsius: 'cold' }), respond('r2', { city: 'Oslo', celsius: -2 })])
+  const second = createAgent({ name: 'Friday', model, tools: [bookTool], clock: counterClock('b'), log: memoryLog(JSON.parse(JSON.stringify(first.log)) as AgentEvent[]) })
+  const msg = await second.approve('b1')
+  assert.ok(model.requests[0].tools.some((t) => t.name === 'generate_response'), 'the model is offered the output tool')
+  const [booked, bad, good] = results(msg)
+  assert.equal([booked.state, bad.state, good.state], ['success', 'error', 'success'])
+  assert.match(String(bad.output), 'celsius')
+  assert.equal(msg.structured_output, { city: 'Oslo', celsius: -2 })
+  checkInvariants(second)
+})
+
+test('the process that started a structured reply resumes it with its own zod schema (a refinement JSON Schema cannot say)', async () => {
+  const Earthly = Weather.refine((w) => w.celsius > -50, 'colder than anywhere on Earth today')
+  const agent = await pausedStructuredReply(Earthly, [respond('r1', { city: 'Oslo', celsius: -60 }), respond('r2', { city: 'Oslo', celsius: -2 })])
+  const msg = await agent.approve('b1')
+  const [, refused, good] = results(msg)
+  assert.is(refused.state, 'error')
+  assert.match(String(refused.output), 'colder than anywhere')
+  assert.is(good.state, 'success')
+  assert.equal(msg.structured_output, { city: 'Oslo', celsius: -2 })
+  checkInvariants(agent)
+})
+
+test('a reply started without an output resumes without one, even on an agent whose default has one', async () => {
+  const plain = createAgent({ name: 'Friday', model: scriptedModel([callTool('b1', 'book', { at: '19:00' })]), tools: [bookTool], clock: counterClock('a') })
+  await plain.reply('Book a table.')
+  assert.is(plain.log.find((e) => e.type === 'REPLY_START')!.metadata.output_schema, undefined, 'nothing recorded')
+  const model = scriptedModel([say('Booked for 19:00.')])
+  const withDefault = createAgent({ name: 'Friday', model, tools: [bookTool], output: Weather, clock: counterClock('b'), log: memoryLog(JSON.parse(JSON.stringify(plain.log)) as AgentEvent[]) })
+  const msg = await withDefault.approve('b1')
+  assert.not.ok(model.requests[0].tools.some((t) => t.name === 'generate_response'))
+  assert.is(msg.finished_reason, 'completed')
+  assert.is(msg.structured_output, null)
 })
 
 test('bad output options are refused with INVALID_OPTION before anything is logged', async () => {
