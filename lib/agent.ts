@@ -161,7 +161,7 @@ export class Agent {
   }
 
   /** Starts or resumes a reply exactly as replyStream would; its events arrive on `events$`. */
-  dispatch(input: AgentInput, options: Pick<ReplyOptions, 'output' | 'externalTools'> = {}): void {
+  dispatch(input: AgentInput, options: Pick<ReplyOptions, 'output' | 'externalTools' | 'metadata'> = {}): void {
     const event = this.prepare(input, options)
     if (event) this.store.dispatch(event)
   }
@@ -252,6 +252,7 @@ export class Agent {
     if (callerTools) this.offerCallerTools(callerTools)
     if (event?.type === 'USER_MESSAGE') this.useOutput(options.output ?? this.output)
     else if (event) this.useOutput(this.resumedOutput())
+    if (event && options.metadata) Object.assign(event.metadata, JSON.parse(JSON.stringify(options.metadata)))
     return event
   }
 

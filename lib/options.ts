@@ -35,10 +35,18 @@ export const checkAgentOptions = (options: unknown): void => {
 
 export const checkReplyOptions = (options: unknown): void => {
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', `Reply options must be an object such as { signal }; received ${describe(options)}.`)
-  const { signal, rejectOnInterrupt, externalTools } = options as Record<string, unknown>
+  const { signal, rejectOnInterrupt, externalTools, metadata } = options as Record<string, unknown>
   if (externalTools !== undefined && !Array.isArray(externalTools)) fail('INVALID_OPTION', `externalTools must be an array of { name, description, parameters? }; received ${describe(externalTools)}.`)
   if (signal !== undefined && !(signal instanceof AbortSignal)) fail('INVALID_OPTION', `The signal option must be an AbortSignal (new AbortController().signal); received ${describe(signal)}.`)
   if (rejectOnInterrupt !== undefined && typeof rejectOnInterrupt !== 'boolean') fail('INVALID_OPTION', `rejectOnInterrupt must be a boolean; received ${describe(rejectOnInterrupt)}.`)
+  if (metadata !== undefined) checkMetadata(metadata)
+}
+
+const checkMetadata = (metadata: unknown): void => {
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) fail('INVALID_OPTION', `metadata must be a plain object such as { trace_id: 'abc' }; received ${describe(metadata)}.`)
+  const nonJson = findNonJson(metadata, 'metadata')
+  if (nonJson) fail('INVALID_OPTION', `${nonJson} is not a plain JSON value; the log holds JSON, so send strings, finite numbers, booleans, null, arrays and plain objects.`)
+  if ('seq' in (metadata as object)) fail('INVALID_OPTION', 'metadata.seq is where the log keeps an event\'s position; use another key.')
 }
 
 /** The path of the first value JSON cannot carry unchanged (a Date, NaN, a BigInt, a class instance, ...), or null. */

@@ -26,6 +26,8 @@ export interface ReplyOptions {
    * reply); a call to one parks the reply with REQUIRE_EXTERNAL_EXECUTION. The agent's own tools win a name clash.
    */
   externalTools?: CallerToolSpec[]
+  /** JSON recorded in the input event's `metadata` (a trace id, the id of the request it answers). */
+  metadata?: Record<string, unknown>
 }
 
 /** The output events after which a reply can be paused (the reducers derive the status there). */

@@ -1,17 +1,20 @@
 // What a SessionHandle asks of a session's owner, as plain JSON (so it can travel to another
 // process): an input, an interrupt, or an answer to a paused call. `toInput` builds the input event
 // from the owner's state (lib/inputs.ts) (the owner knows the paused reply and its calls);
-// `execute` applies a command to a live agent and resolves, once committed, with the events it caused.
+// `execute` applies a command to a live agent and resolves, once committed, with the events it caused;
+// a routed command's input event carries its request's id, so `appliedBefore` can find what a dead
+// owner already applied (an interrupt is not tagged: applied twice, the second finds nothing to stop).
 import type { Agent, AgentInput } from '../agent.js'
 import { AgentError, describe } from '../errors.js'
 import type { AgentEvent } from '../events.js'
+import type { LogStore } from '../log.js'
 import { UserMsg } from '../factories.js'
 import { approveEvent, denyEvent, submitResultEvent, type ExternalResult } from '../inputs.js'
 import type { CallerToolSpec } from '../tools.js'
 import type { AgentState } from '../../reducers/state.js'
 
 export type Command =
-  | { op: 'input'; input: AgentInput | string; externalTools?: CallerToolSpec[] }
+  | { op: 'input'; input: AgentInput | string; externalTools?: CallerToolSpec[]; metadata?: Record<string, unknown> }
   | { op: 'interrupt' }
   | { op: 'approve'; tool_call_id: string; input?: Record<string, unknown> }
   | { op: 'deny'; tool_call_id: string; reason?: string }
@@ -53,11 +56,39 @@ const replyEnded = (agent: Agent, reply_id: string | null) => new Promise<void>(
   })
 })
 
+/** A command routed from another process: its request's id, and the session's last committed event when it was made (null: unknown). */
+export interface RoutedRequest {
+  id: string
+  afterSeq: number | null
+}
+
+/**
+ * The events `request` caused, when the session's log already holds its input event (an owner
+ * applied it and died before answering): that event and, after a message, the REPLY_START it
+ * caused; once committed. Null when it was not applied. Reads only the events after its position.
+ */
+export const appliedBefore = async (session: { agent: Agent; log: LogStore }, request: RoutedRequest, readAll: () => Promise<AgentEvent[]>): Promise<AgentEvent[] | null> => {
+  const { afterSeq } = request
+  if (afterSeq === null || session.agent.state.seq <= afterSeq) return null
+  let after: AgentEvent[]
+  try {
+    after = session.log.read({ fromSeq: afterSeq })
+  } catch {
+    after = (await readAll()).slice(afterSeq) // opened from a snapshot taken after the request
+  }
+  const at = after.findIndex((event) => event.metadata.request_id === request.id)
+  if (at < 0) return null
+  const caused = after.slice(at, after[at].type === 'USER_MESSAGE' && after[at + 1]?.type === 'REPLY_START' ? at + 2 : at + 1)
+  await session.agent.flush()
+  return caused
+}
+
 /**
  * Applies `command` to `agent`; resolves with the events it caused (those appended while it was
- * applied; for an interrupt, up to the reply's REPLY_END) once they are committed.
+ * applied; for an interrupt, up to the reply's REPLY_END) once they are committed. `request_id`
+ * (a routed command's) is recorded on the input event.
  */
-export const execute = async (agent: Agent, command: Command): Promise<AgentEvent[]> => {
+export const execute = async (agent: Agent, command: Command, request_id?: string): Promise<AgentEvent[]> => {
   const caused: AgentEvent[] = []
   const subscription = agent.events$.subscribe((event) => caused.push(event))
   try {
@@ -66,7 +97,10 @@ export const execute = async (agent: Agent, command: Command): Promise<AgentEven
       await agent.interrupt()
       if (status !== 'idle') await replyEnded(agent, reply_id)
     } else {
-      agent.dispatch(toInput(agent.state, command)!, command.op === 'input' ? { externalTools: command.externalTools } : {})
+      const tag = request_id === undefined ? undefined : { request_id }
+      const input = toInput(agent.state, command)!
+      if (command.op === 'input') agent.dispatch(input, { externalTools: command.externalTools, metadata: command.metadata || tag ? { ...command.metadata, ...tag } : undefined })
+      else agent.dispatch(input, { metadata: tag })
     }
   } finally {
     subscription.unsubscribe()

@@ -7,7 +7,7 @@ import { createAgent } from '../agent.js'
 import { AgentError, describe } from '../errors.js'
 import type { AgentEvent } from '../events.js'
 import { checkSessionId } from '../stores/sessions.js'
-import { execute, type Command } from './commands.js'
+import { appliedBefore, execute, type Command } from './commands.js'
 import { sessionHandle } from './handle.js'
 import { LiveSessions, type LiveSession } from './live.js'
 import type { Hub, HubOptions } from './types.js'
@@ -62,7 +62,7 @@ export const createHub = (options: HubOptions): Hub => {
     try {
       const agentOptions = await options.agent(session_id)
       const agent = createAgent({ ...agentOptions, log, session_id })
-      const session: LiveSession = { session_id, agent, users: 0, lastUsed: Date.now(), failed: false, unwatch: () => {} }
+      const session: LiveSession = { session_id, agent, log, users: 0, lastUsed: Date.now(), failed: false, unwatch: () => {} }
       session.unwatch = agent.onLogFailure(() => {
         session.failed = true
         void evict(session)
@@ -113,12 +113,13 @@ export const createHub = (options: HubOptions): Hub => {
   const server = store.routing?.serve({
     has: (session_id) => !!live.get(session_id) && !live.get(session_id)!.failed,
     sessions: () => live.values().map((s) => s.session_id),
-    async run(session_id, command) {
+    async run(session_id, command, request) {
       const session = live.get(session_id)
       if (!session || session.failed) return null
       const release = live.use(session)
       try {
-        return await execute(session.agent, command)
+        const earlier = await appliedBefore(session, request, () => store.read(session_id))
+        return earlier ?? await execute(session.agent, command, request.id)
       } finally {
         release()
       }

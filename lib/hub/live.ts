@@ -3,10 +3,13 @@
 // has been unused for `idleMs`, or when more than `maxLive` are open, least recently used first;
 // never while a reply of it runs or a caller is using it, and at once when its log has failed.
 import type { Agent } from '../agent.js'
+import type { LogStore } from '../log.js'
 
 export interface LiveSession {
   readonly session_id: string
   readonly agent: Agent
+  /** The agent's log (a routed request reads the events after its position there). */
+  readonly log: LogStore
   /** Callers using the session right now (a reply being streamed, a command being applied). */
   users: number
   lastUsed: number

@@ -41,7 +41,7 @@ export const remoteReply = (core: HubCore, session_id: string, input: AgentInput
   let reply_id: string | null = null
 
   async function* events(): AsyncGenerator<OutputEvent> {
-    const caused = await core.run(session_id, { op: 'input', input, externalTools: options.externalTools })
+    const caused = await core.run(session_id, { op: 'input', input, externalTools: options.externalTools, metadata: options.metadata })
     reply_id = replyOf(caused)
     if (!reply_id || caused.length === 0) return
     const follow = followQueue(core, session_id, (caused[0].metadata.seq as number) - 1)

@@ -9,7 +9,7 @@ import type { Msg } from '../messages.js'
 import type { AgentOptions, AgentInput } from '../agent.js'
 import type { ReplyOptions } from '../replyRun.js'
 import type { AgentState, ReplyStatus } from '../../reducers/state.js'
-import type { Command } from './commands.js'
+import type { Command, RoutedRequest } from './commands.js'
 
 export interface SessionInfo {
   session_id: string
@@ -62,8 +62,12 @@ export interface SessionOwner {
   has(session_id: string): boolean
   /** The sessions open in this process. */
   sessions(): string[]
-  /** Applies a command to the session held here; null when it is no longer held here. */
-  run(session_id: string, command: Command): Promise<AgentEvent[] | null>
+  /**
+   * Applies a routed command to the session held here, once: when the log already holds the input
+   * event tagged with `request.id` (an owner applied it and died before answering), answers with
+   * the events it caused instead. Null when the session is no longer held here.
+   */
+  run(session_id: string, command: Command, request: RoutedRequest): Promise<AgentEvent[] | null>
 }
 
 export interface SessionServer {

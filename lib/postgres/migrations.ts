@@ -63,6 +63,12 @@ const MIGRATIONS: Migration[] = [
       CREATE INDEX requests_answered ON ${n.requests} (answered_at) WHERE done;
     `,
   },
+  {
+    // The session's last committed event when a request was made: the events it caused come after,
+    // so an owner can tell whether a dead owner applied it already (see routing.ts).
+    version: 3,
+    up: (n) => `ALTER TABLE ${n.requests} ADD COLUMN after_seq bigint;`,
+  },
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

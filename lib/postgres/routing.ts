@@ -4,7 +4,10 @@
 // notification loses nothing: the caller re-checks its row now and then, and when the owner is gone
 // it takes the session over (its hub opens it and answers the pending rows, its own among them).
 // The caller deletes its row once it has read the answer; the owner, answering, removes answered
-// rows older than ANSWERED_ROW_TTL_MS (left by callers that died).
+// rows older than ANSWERED_ROW_TTL_MS (left by callers that died). Each command is applied once: its
+// input event carries the request's id (`metadata.request_id`), and a row records the session's last
+// committed event when it was made, so an owner that finds a row a dead owner applied but never
+// answered answers it with the events already in the log instead of applying it again.
 import type { Pool } from 'pg'
 import { AgentError, type AgentErrorCode } from '../errors.js'
 import type { AgentEvent } from '../events.js'
@@ -42,7 +45,8 @@ export const pgRouting = (pool: Pool, n: Names, listener: Listener): SessionRout
       // Committed without waiting for the disk: a request lost with the server fails its caller, who
       // then retries; the owner's answer and the events it causes are committed durably.
       `WITH quick AS (SELECT set_config('synchronous_commit', 'off', true)),
-       r AS (INSERT INTO ${n.requests} (session_id, command) SELECT $1, $2 FROM quick RETURNING id)
+       r AS (INSERT INTO ${n.requests} (session_id, command, after_seq)
+             SELECT $1, $2, (SELECT last_seq FROM ${n.sessions} WHERE session_id = $1) FROM quick RETURNING id)
        SELECT id, pg_notify($3, 'n ' || $1) FROM r`,
       [session_id, JSON.stringify(command), n.requestsChannel])
     let wake: () => void = () => {}
@@ -83,12 +87,13 @@ export const pgRouting = (pool: Pool, n: Names, listener: Listener): SessionRout
       try {
         do {
           draining.set(session_id, false)
-          const rows = await query<{ id: string; command: string }>(pool, n, 'reading routed requests',
-            `SELECT id, command FROM ${n.requests} WHERE session_id = $1 AND NOT done ORDER BY id`, [session_id])
-          for (const { id, command } of rows) {
+          const rows = await query<{ id: string; command: string; after_seq: string | null }>(pool, n, 'reading routed requests',
+            `SELECT id, command, after_seq FROM ${n.requests} WHERE session_id = $1 AND NOT done ORDER BY id`, [session_id])
+          for (const { id, command, after_seq } of rows) {
             let outcome: Outcome
             try {
-              const events = await owner.run(session_id, JSON.parse(command) as Command)
+              const request = { id, afterSeq: after_seq === null ? null : Number(after_seq) }
+              const events = await owner.run(session_id, JSON.parse(command) as Command, request)
               // No longer held here: the caller takes the session over and answers the rest.
               if (!events) return
               outcome = { events }

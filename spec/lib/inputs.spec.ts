@@ -42,6 +42,16 @@ test('reply(string) sends a user message from "user" and resolves to a message w
   assert.equal(JSON.parse(JSON.stringify(reply)), agent.state.context.at(-1))
 })
 
+test('the metadata option is recorded on the input event: a message, an approval', async () => {
+  const agent = pausingAgent()
+  await agent.reply('delete /tmp/x', { metadata: { trace_id: 't-1', tags: ['a'] } })
+  await agent.approve('c1', {}, { metadata: { trace_id: 't-2' } })
+  const inputs = agent.log.filter((e) => e.type === 'USER_MESSAGE' || e.type === 'USER_CONFIRM_RESULT')
+  assert.equal(inputs.map((e) => [e.type, e.metadata.trace_id]), [['USER_MESSAGE', 't-1'], ['USER_CONFIRM_RESULT', 't-2']])
+  assert.equal(inputs[0].metadata.tags, ['a'])
+  assert.ok(isDeepStrictEqual(replay(agent.log), agent.state))
+})
+
 test('replyStream(string) and reply({ role, content }) start replies too', async () => {
   const agent = createAgent({ name: 'a', model: scriptedModel([[...say('One.')], [...say('Two.')]]) })
   const types: string[] = []

@@ -1,11 +1,11 @@
 // Routing between hubs on the same database, each with its own store (its own lease and LISTEN
 // connections, so PostgreSQL sees two processes): a reply streamed through B runs on A, the owner;
 // refusals come back coded; follow on B delivers A's events in order, also across a lost LISTEN
-// connection.
+// connection; a request a dead owner applied is not applied again.
 import { firstValueFrom, toArray, takeWhile } from 'rxjs'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { AgentError, callTool, createHub, say, scriptedModel, type Hub, type OutputEvent } from '../../lib/index.js'
+import { AgentError, callTool, createHub, say, scriptedModel, type AgentEvent, type Hub, type OutputEvent } from '../../lib/index.js'
 import type { PostgresStore } from '../../lib/postgres.js'
 import { checkLog } from '../../lib/logCheck.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
@@ -38,6 +38,38 @@ const collect = async (stream: AsyncIterable<OutputEvent>) => {
   for await (const e of stream) out.push(e)
   return out
 }
+
+test('a request that a dead owner applied but never answered is answered from the log, not applied again', async () => {
+  // What A leaves when it dies between applying a routed message and answering it: the row, still
+  // pending, and the message in the log, tagged with the row's id.
+  const [{ id }] = await admin<{ id: string }>(
+    `INSERT INTO "${schema}".requests (session_id, command, after_seq) SELECT session_id, $1, last_seq FROM "${schema}".sessions WHERE session_id = 's1' RETURNING id`,
+    [JSON.stringify({ op: 'input', input: 'only once' })])
+  await a.session('s1').reply('only once', { metadata: { request_id: id } })
+  await a.close()
+  // B opens the session (a reply of its own) and answers the rows waiting for it.
+  await b.session('s1').reply('after')
+  let row: { done: boolean; outcome: string | null } | undefined
+  for (let i = 0; i < 100 && !row?.done; i++) {
+    ;[row] = await admin<{ done: boolean; outcome: string | null }>(`SELECT done, outcome FROM "${schema}".requests WHERE id = $1`, [id])
+    if (!row.done) await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  assert.ok(row?.done, 'answered')
+  const log = await storeB.read('s1')
+  const messages = log.filter((e) => e.type === 'USER_MESSAGE').map((e) => e.type === 'USER_MESSAGE' && e.msg.content[0])
+  assert.equal(messages.map((block) => block && block.type === 'text' && block.text), ['hello', 'only once', 'after'], 'applied once')
+  const { events } = JSON.parse(row!.outcome!) as { events: AgentEvent[] }
+  const tagged = log.find((e) => e.metadata.request_id === id)!
+  assert.equal(events.map((e) => [e.type, e.metadata.seq]), [['USER_MESSAGE', tagged.metadata.seq], ['REPLY_START', (tagged.metadata.seq as number) + 1]], 'the answer is the events it caused')
+  assert.equal(checkLog(log).violations, [])
+})
+
+test('a message routed through B is tagged with its request, and the caller\'s metadata travels with it', async () => {
+  await b.session('s1').reply('routed', { metadata: { trace_id: 't-1' } })
+  const routed = (await storeA.read('s1')).find((e) => e.type === 'USER_MESSAGE' && e.metadata.trace_id === 't-1')
+  assert.ok(routed, 'the message carries the caller\'s metadata')
+  assert.type(routed!.metadata.request_id, 'string')
+})
 
 test('a reply streamed through B runs on A and is read back in order to its REPLY_END', async () => {
   const events = await collect(b.session('s1').replyStream('stream 8'))
