@@ -53,7 +53,8 @@ test('a writer in another process holding the real path refuses a writer through
   await fileLog(link).close()
 })
 
-test('a writer in another process holding a hard link refuses a writer through the other link until it closes', async () => {
+/** A file and a hard link to it, the file held by a writer in another process that a writer through the link was refused by. */
+const heldThroughHardLink = async () => {
   const real = tempLog()
   fs.writeFileSync(real, '')
   const hard = path.join(tempDir(), 'hard.jsonl')
@@ -61,6 +62,11 @@ test('a writer in another process holding a hard link refuses a writer through t
   const holder = await startChild('lockHolder.ts', [real])
   assert.is(holder.firstLine, 'ready')
   refusedLocked(hard)
+  return { real, hard, holder }
+}
+
+test('a writer in another process holding a hard link refuses a writer through the other link until it closes', async () => {
+  const { hard, holder } = await heldThroughHardLink()
   assert.is(await holder.stop(), 0)
   const log = fileLog(hard)
   assert.equal(log.recovered, [], 'a closed writer leaves no lock behind')
@@ -68,13 +74,7 @@ test('a writer in another process holding a hard link refuses a writer through t
 })
 
 test('a writer SIGKILLed while holding a hard link leaves a stale lock the next writer through the other link takes over', async () => {
-  const real = tempLog()
-  fs.writeFileSync(real, '')
-  const hard = path.join(tempDir(), 'hard.jsonl')
-  fs.linkSync(real, hard)
-  const holder = await startChild('lockHolder.ts', [real])
-  assert.is(holder.firstLine, 'ready')
-  refusedLocked(hard)
+  const { real, hard, holder } = await heldThroughHardLink()
   process.kill(holder.pid, 'SIGKILL')
   for (let i = 0; i < 500 && isAlive(holder.pid); i++) await new Promise((resolve) => setTimeout(resolve, 10))
   const log = fileLog(hard)
