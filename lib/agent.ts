@@ -26,7 +26,7 @@ import { admitInput, checkAgentOptions, checkReplyOptions } from './options.js'
 import { ReplyRun, type ReplyOptions } from './replyRun.js'
 import { asReply, type Reply } from './text.js'
 import { createStore, type Store } from './store.js'
-import { checkOutputSchema, outputJsonSchema, recordedOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsForOutput, type StructuredMsg } from './structuredOutput.js'
+import { checkOutputSchema, recordedOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsForOutput, type StructuredMsg } from './structuredOutput.js'
 import { callerTool, type Tool } from './tools.js'
 
 export const DEFAULT_INTERRUPT_TEXT = 'I notice the interruption. How can I help you?'
@@ -69,8 +69,6 @@ export class Agent {
   /** The agent's default structured output, and the one of the reply in progress (or the last). */
   private readonly output: z.ZodType | null
   private replyOutput: z.ZodType | null = null
-  /** `replyOutput` as JSON Schema, as the reply's REPLY_START records it. */
-  private replyOutputJson: Record<string, unknown> | null = null
 
   constructor(options: AgentOptions) {
     checkAgentOptions(options)
@@ -264,7 +262,7 @@ export class Agent {
   private resumedOutput(): z.ZodType | null {
     const recorded = this.store.peek((state) => (state.loop?.output_schema ? JSON.stringify(state.loop.output_schema) : null))
     if (recorded === null) return null
-    if (this.replyOutput && JSON.stringify(this.replyOutputJson) === recorded) return this.replyOutput
+    if (this.replyOutput && JSON.stringify(this.deps.outputSchema) === recorded) return this.replyOutput
     return recordedOutputSchema(JSON.parse(recorded) as Record<string, unknown>)
   }
 
@@ -277,13 +275,11 @@ export class Agent {
 
   /** The tools and the structured output of the reply about to start or go on. */
   private useOutput(schema: z.ZodType | null): void {
-    if (schema !== this.replyOutput) {
-      this.replyOutput = schema
-      this.replyOutputJson = schema ? outputJsonSchema(schema) : null
-    }
+    this.replyOutput = schema
     this.deps.tools = toolsForOutput(this.tools, schema)
     this.deps.output = schema ? STRUCTURED_OUTPUT_TOOL : null
-    this.deps.outputSchema = this.replyOutputJson
+    // What REPLY_START records: the output tool's input schema, as the model is shown it.
+    this.deps.outputSchema = schema ? this.deps.tools.get(STRUCTURED_OUTPUT_TOOL)!.spec.input_schema as Record<string, unknown> : null
   }
 
   /** Validates input and checks it against the state; returns the event to dispatch, or null for a no-op. */

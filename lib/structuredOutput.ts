@@ -29,9 +29,6 @@ export const checkOutputSchema = (schema: unknown, where: string): void => {
   if (type !== 'object') throw new AgentError('INVALID_OPTION', `${where}: output must describe an object (a tool's input is an object); received a schema of type ${JSON.stringify(type)}. Wrap it: z.object({ value: ... }).`)
 }
 
-/** An output schema as JSON Schema, the form REPLY_START records it in (`metadata.output_schema`). */
-export const outputJsonSchema = (schema: z.ZodType): Record<string, unknown> => z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>
-
 /** The schema a reply's REPLY_START recorded, rebuilt to validate the value of a reply resumed in another process. */
 export const recordedOutputSchema = (json: Record<string, unknown>): z.ZodType => {
   try {

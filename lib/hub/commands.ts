@@ -97,10 +97,9 @@ export const execute = async (agent: Agent, command: Command, request_id?: strin
       await agent.interrupt()
       if (status !== 'idle') await replyEnded(agent, reply_id)
     } else {
-      const tag = request_id === undefined ? undefined : { request_id }
-      const input = toInput(agent.state, command)!
-      if (command.op === 'input') agent.dispatch(input, { externalTools: command.externalTools, metadata: command.metadata || tag ? { ...command.metadata, ...tag } : undefined })
-      else agent.dispatch(input, { metadata: tag })
+      const caller: { metadata?: Record<string, unknown>; externalTools?: CallerToolSpec[] } = command.op === 'input' ? command : {}
+      const metadata = { ...caller.metadata, ...(request_id === undefined ? {} : { request_id }) }
+      agent.dispatch(toInput(agent.state, command)!, { externalTools: caller.externalTools, metadata })
     }
   } finally {
     subscription.unsubscribe()

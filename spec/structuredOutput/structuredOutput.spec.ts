@@ -135,16 +135,19 @@ const bookTool = defineTool({ name: 'book', description: 'books a table', input:
 
 /** A reply with `output` that pauses for the user to confirm a booking; `later` are the model's turns after it. */
 const pausedStructuredReply = async (output: z.ZodType, later: ScriptedTurn[] = []) => {
-  const agent = createAgent({ name: 'Friday', model: scriptedModel([callTool('b1', 'book', { at: '19:00' }), ...later]), tools: [bookTool], clock: counterClock('a') })
+  const model = scriptedModel([callTool('b1', 'book', { at: '19:00' }), ...later])
+  const agent = createAgent({ name: 'Friday', model, tools: [bookTool], clock: counterClock('a') })
   await agent.reply('Book a table, then tell me the weather.', { output })
   assert.is(agent.state.status, 'paused')
-  return agent
+  return { agent, model }
 }
 
 test('a paused structured reply resumed in another process asks for the same value: REPLY_START records the schema', async () => {
-  const first = await pausedStructuredReply(Weather)
+  const { agent: first, model: firstModel } = await pausedStructuredReply(Weather)
   const start = first.log.find((e) => e.type === 'REPLY_START')!
-  assert.equal(start.metadata.output_schema, z.toJSONSchema(Weather, { io: 'input' }), 'the schema, as JSON Schema')
+  const shown = firstModel.requests[0].tools.find((t) => t.name === 'generate_response')!.input_schema
+  assert.equal(start.metadata.output_schema, shown, 'the schema, as the model was shown it')
+  assert.equal(shown, { type: 'object', properties: { city: { type: 'string' }, celsius: { type: 'number' } }, required: ['city', 'celsius'] })
   // Another process: a new agent, with no output of its own, on the log as it was stored.
   const model = scriptedModel([respond('r1', { city: 'Oslo', celsius: 'cold' }), respond('r2', { city: 'Oslo', celsius: -2 })])
   const second = createAgent({ name: 'Friday', model, tools: [bookTool], clock: counterClock('b'), log: memoryLog(JSON.parse(JSON.stringify(first.log)) as AgentEvent[]) })
@@ -159,7 +162,7 @@ test('a paused structured reply resumed in another process asks for the same val
 
 test('the process that started a structured reply resumes it with its own zod schema (a refinement JSON Schema cannot say)', async () => {
   const Earthly = Weather.refine((w) => w.celsius > -50, 'colder than anywhere on Earth today')
-  const agent = await pausedStructuredReply(Earthly, [respond('r1', { city: 'Oslo', celsius: -60 }), respond('r2', { city: 'Oslo', celsius: -2 })])
+  const { agent } = await pausedStructuredReply(Earthly, [respond('r1', { city: 'Oslo', celsius: -60 }), respond('r2', { city: 'Oslo', celsius: -2 })])
   const msg = await agent.approve('b1')
   const [, refused, good] = results(msg)
   assert.is(refused.state, 'error')
