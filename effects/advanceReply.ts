@@ -55,10 +55,12 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
         // A compaction, when the context is over its limit, comes first; the call then reads the compacted state.
         work.push(concat(defer(() => compactContext(state$, deps)), defer(() => callModel(state$, deps, action.tool_choice))))
         break
-      case 'run':
-        decisions.push(createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }))
-        work.push(runTool(clock, reply_id, action.call, action.tool, action.input))
+      case 'run': {
+        const metadata = action.tool.startMetadata?.(action.call, clock) ?? {}
+        decisions.push(createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name, metadata: { ...metadata } }))
+        work.push(runTool(clock, reply_id, action.call, action.tool, action.input, { reply_id, session_id: session_id!, agent: deps.host, metadata }))
         break
+      }
       case 'answer':
         decisions.push(...answer(clock, reply_id, action.call.id, action.call.name, action.state, action.text))
         break

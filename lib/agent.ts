@@ -28,6 +28,9 @@ import { asReply, type Reply } from './text.js'
 import { createStore, type Store } from './store.js'
 import { checkOutputSchema, recordedOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsForOutput, type StructuredMsg } from './structuredOutput.js'
 import { callerTool, type Tool } from './tools.js'
+import { descendantEvents$ } from './subagents/descendants.js'
+import { childLinks } from './subagents/links.js'
+import { ownerOfCall, ownerOfReply, treeRunning, treeWaitingFor } from './subagents/tree.js'
 
 export const DEFAULT_INTERRUPT_TEXT = 'I notice the interruption. How can I help you?'
 
@@ -83,7 +86,7 @@ export class Agent {
     this.logStore = log
     this.tools = new Map(tools.map((t) => [t.name, t]))
     this.output = options.output ?? null
-    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, compaction, clock }
+    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, compaction, clock, host: this }
     this.useOutput(this.output)
     this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
@@ -139,23 +142,43 @@ export class Agent {
     const run = this.start(input, options)
     for await (const _ of run) void _
     const msg = run.result()
-    const { status, reply_id, waiting_for } = this.state
-    return asReply(msg, status === 'paused' && reply_id === msg.id ? waiting_for : [])
+    const { status, reply_id } = this.state
+    return asReply(msg, status === 'paused' && reply_id === msg.id ? treeWaitingFor(this) : [])
   }
 
-  /** Approves the waiting call `callId` (optionally with edited input) and runs the reply on, like reply(). */
+  /**
+   * Approves the waiting call `callId` (optionally with edited input) and runs the reply on, like
+   * reply(). The call may be a sub-agent's (any depth): it is answered there, and the reply goes on
+   * once the sub-agents' results come back.
+   */
   async approve(callId: string, options: ApproveOptions = {}, replyOptions: ReplyOptions = {}): Promise<Reply> {
-    return this.reply(approveEvent(this.state, callId, options, this.deps.clock), replyOptions)
+    const owner = this.ownerOf(callId)
+    return this.reply(approveEvent(owner.state, callId, options, this.deps.clock), replyOptions)
   }
 
-  /** Denies the waiting call `callId` (the model sees the denial) and runs the reply on, like reply(). */
+  /** Denies the waiting call `callId` (the model sees the denial) and runs the reply on, like reply(); a sub-agent's call too. */
   async deny(callId: string, reason?: string, replyOptions: ReplyOptions = {}): Promise<Reply> {
-    return this.reply(denyEvent(this.state, callId, reason, this.deps.clock), replyOptions)
+    const owner = this.ownerOf(callId)
+    return this.reply(denyEvent(owner.state, callId, reason, this.deps.clock), replyOptions)
   }
 
-  /** Gives the result of the external call `callId` (a string is a successful output) and runs the reply on. */
+  /** Gives the result of the external call `callId` (a string is a successful output) and runs the reply on; a sub-agent's call too. */
   async submitResult(callId: string, result: ExternalResult, replyOptions: ReplyOptions = {}): Promise<Reply> {
-    return this.reply(submitResultEvent(this.state, callId, result, this.deps.clock), replyOptions)
+    const owner = this.ownerOf(callId)
+    return this.reply(submitResultEvent(owner.state, callId, result, this.deps.clock), replyOptions)
+  }
+
+  /**
+   * The sub-agents this agent's calls ran in this process (agentTool), oldest first; each is an
+   * Agent with its own session and log (their own children are on their `children()`).
+   */
+  children(): Agent[] {
+    return childLinks(this).map((link) => link.agent)
+  }
+
+  /** The agent of this tree waiting for `callId` (this one, unless a sub-agent's call is meant). */
+  private ownerOf(callId: string): Agent {
+    return this.state.waiting_for.some((c) => c.id === callId) ? this : ownerOfCall(this, callId) ?? this
   }
 
   /** Starts or resumes a reply exactly as replyStream would; its events arrive on `events$`. */
@@ -234,7 +257,33 @@ export class Agent {
   }
 
   private start(input: AgentInput, options: ReplyOptions): ReplyRun {
-    return new ReplyRun(this, this.store, this.prepare(input, options), options)
+    const owner = this.descendantFor(input)
+    const run = owner ? this.follow(owner, input as AgentEvent, options) : new ReplyRun(this, this.store, this.prepare(input, options), options)
+    if (options.descendants) run.interleave(descendantEvents$(this))
+    return run
+  }
+
+  /** The sub-agent whose paused reply an input event answers (its reply_id is the sub-agent's), if any. */
+  private descendantFor(input: AgentInput): Agent | undefined {
+    if (typeof input !== 'object' || input === null || !('reply_id' in input) || typeof input.reply_id !== 'string') return undefined
+    const owner = this.state.reply_id === input.reply_id ? undefined : ownerOfReply(this, input.reply_id)
+    return owner === this ? undefined : owner
+  }
+
+  /**
+   * Resumes a sub-agent with `input` and follows this agent's reply, which its results resume. That
+   * reply hears nothing while the sub-agents work, so the run also ends when nothing in the tree runs.
+   */
+  private follow(owner: Agent, input: AgentEvent, options: ReplyOptions): ReplyRun {
+    checkReplyOptions(options)
+    const run = new ReplyRun(this, this.store, () => owner.dispatch(input), options)
+    const settle = () => queueMicrotask(() => {
+      if (!treeRunning(this)) run.settle()
+      if (run.over) activity.unsubscribe()
+    })
+    const activity = merge(this.events$, descendantEvents$(this)).subscribe(settle)
+    settle()
+    return run
   }
 
   /**

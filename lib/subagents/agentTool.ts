@@ -1,0 +1,117 @@
+// agentTool: a tool whose call runs a sub-agent, in a session and log of its own. The child's first
+// REPLY_START records the call (`metadata.parent: { session_id, reply_id, tool_call_id }`), the
+// call's TOOL_RESULT_START records the child (`metadata.child: { session_id }`). The child's text
+// streams into the call's result; its end is the call's end. Stopping the parent aborts the call's
+// signal, which stops the child at once (its log closes before the parent's). A child that parks
+// (an approval, an external result) parks the call: the call waits as a `submitted` one, and the
+// child's end answers it (see parkedCall.ts).
+import { z } from 'zod'
+import { Agent, createAgent, type AgentOptions } from '../agent.js'
+import { AgentError } from '../errors.js'
+import type { OutputEvent, ReplyEndEvent } from '../events.js'
+import { defineTool, type Permission, type Tool, type ToolContext, type ToolResultObject } from '../tools.js'
+import { selectEndedReply } from '../../reducers/selectors.js'
+import { depthOf, linkChild } from './links.js'
+import { watchParkedCall } from './parkedCall.js'
+
+/** What a sub-agent is made of: an agent's options, without the log and the session, which the tree gives it. */
+export type SubagentOptions = Omit<AgentOptions, 'log' | 'session_id' | 'output'>
+
+export const DEFAULT_MAX_DEPTH = 4
+
+const TaskInput = z.object({ task: z.string().describe('What the sub-agent should do, with everything it needs to know') })
+
+export interface AgentToolOptions<I extends z.ZodType> {
+  name: string
+  description: string
+  /** The sub-agent: its options, or a function of the call's input that makes them. */
+  agent: SubagentOptions | ((input: z.infer<I>, context: ToolContext) => SubagentOptions)
+  /** The call's input (default `{ task: string }`). */
+  input?: I
+  /** The user message the sub-agent starts from (default: the `task` field, or the input as JSON). */
+  prompt?: (input: z.infer<I>) => string
+  /** A zod object schema: the sub-agent ends with a value of it, which is the call's result (as JSON). */
+  output?: z.ZodType
+  /** Calls nested deeper than this (the top-level agent is depth 0) get an `error` result (default 4). */
+  maxDepth?: number
+  concurrencySafe?: boolean
+  permission?: Permission | ((input: z.infer<I>, state: unknown) => Permission)
+}
+
+/** The reminder the parent's model reads when the user stopped the sub-agent alone. */
+export const subagentStoppedReminder = (name: string) =>
+  `<system-reminder>The sub-agent "${name}" was stopped by the user before it finished. Ask the user what should happen to the task.</system-reminder>`
+
+export function agentTool<I extends z.ZodType>(options: AgentToolOptions<I> & { input: I }): Tool<I>
+export function agentTool(options: AgentToolOptions<typeof TaskInput>): Tool<typeof TaskInput>
+export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
+  const { name, description, input = TaskInput, output, maxDepth = DEFAULT_MAX_DEPTH } = options
+  if (typeof options.agent !== 'function' && (typeof options.agent !== 'object' || options.agent === null))
+    throw new AgentError('INVALID_OPTION', `agentTool("${name}"): agent must be the sub-agent's options ({ name, model, tools, ... }) or a function of the input returning them.`)
+  if (!Number.isInteger(maxDepth) || maxDepth < 1)
+    throw new AgentError('INVALID_OPTION', `agentTool("${name}"): maxDepth must be a whole number of at least 1; received ${String(maxDepth)}.`)
+  const prompt = options.prompt ?? ((value: unknown) => (isTask(value) ? value.task : JSON.stringify(value)))
+  return defineTool({
+    name, description, input, concurrencySafe: options.concurrencySafe, permission: options.permission,
+    startMetadata: (_call, clock) => ({ child: { session_id: clock.id() } }),
+    execute: (value, context) => runChild(name, () => (typeof options.agent === 'function' ? options.agent(value, context) : options.agent), prompt(value), output, maxDepth, context),
+  })
+}
+
+async function* runChild(
+  toolName: string, options: () => SubagentOptions, task: string, output: z.ZodType | undefined, maxDepth: number, context: ToolContext,
+): AsyncGenerator<string | ToolResultObject> {
+  const { agent: parent, reply_id, session_id, tool_call_id, signal } = context
+  if (!(parent instanceof Agent) || !reply_id || !session_id)
+    throw new AgentError('INVALID_OPTION', `agentTool("${toolName}") runs inside an agent's reply; it was called without one.`)
+  const depth = depthOf(parent) + 1
+  if (depth > maxDepth) {
+    const message = `MAX_DEPTH: the sub-agent "${toolName}" would run at depth ${depth}, deeper than its maxDepth ${maxDepth}. Do the task without delegating it further.`
+    yield { output: `Error: ${message}`, state: 'error', metadata: { error: { code: 'MAX_DEPTH', message } } }
+    return
+  }
+  const child_id = childSessionOf(context)
+  const child = createAgent({ ...options(), session_id: child_id })
+  linkChild(parent, { agent: child, reply_id, tool_call_id })
+  let end: ReplyEndEvent | null = null
+  const parentLink = { session_id, reply_id, tool_call_id }
+  for await (const event of child.replyStream(task, { signal, output, metadata: { parent: parentLink } }) as AsyncIterable<OutputEvent>) {
+    if (event.type === 'TEXT_BLOCK_DELTA' && !output) yield event.delta
+    else if (event.type === 'REPLY_END') end = event
+  }
+  const metadata = { child: { session_id: child_id } }
+  if (end) {
+    yield outcome(child, end, '', output !== undefined)
+    return
+  }
+  // The child parked: so does this call, until the child's reply ends.
+  watchParkedCall(parent, child, { reply_id, tool_call_id }, (childEnd, text) => outcome(child, childEnd, text, output !== undefined))
+  yield { output: '', state: 'submitted', metadata }
+}
+
+/** The call's result once the child's reply ended; `text` is the child's text not streamed into the call yet. */
+const outcome = (child: Agent, end: ReplyEndEvent, text: string, structured: boolean): ToolResultObject => {
+  const metadata = { child: { session_id: child.session_id } }
+  switch (end.finished_reason) {
+    case 'completed': {
+      const msg = selectEndedReply(child.state, end.reply_id)
+      if (!structured) return { output: text, metadata }
+      return { output: JSON.stringify(msg?.structured_output ?? null), metadata: { ...metadata, structured_output: msg?.structured_output ?? null } }
+    }
+    case 'interrupted':
+      return { output: `${text}\n${subagentStoppedReminder(child.name)}`, state: 'interrupted', metadata }
+    case 'exceed_max_iters':
+      return { output: `${text}\nError: the sub-agent "${child.name}" ran out of iterations before it finished.`, state: 'error', metadata }
+    default:
+      return { output: `${text}\nError: the sub-agent "${child.name}" failed: ${end.error?.message ?? 'unknown error'}`, state: 'error', metadata }
+  }
+}
+
+const childSessionOf = (context: ToolContext): string => {
+  const child = context.metadata?.child as { session_id?: unknown } | undefined
+  if (typeof child?.session_id !== 'string') throw new AgentError('INVALID_OPTION', 'agentTool: the call has no child session id on its TOOL_RESULT_START.')
+  return child.session_id
+}
+
+const isTask = (value: unknown): value is { task: string } =>
+  typeof value === 'object' && value !== null && typeof (value as { task?: unknown }).task === 'string'

@@ -1,0 +1,67 @@
+// Reading a tree of agents in one process, from each agent's own state: the calls the tree waits
+// for (a paused sub-agent call stands for the calls its child waits for), which agent owns a call
+// or a reply, whether anything in the tree still runs, and its usage summed.
+import type { ToolCallBlock } from '../messages.js'
+import type { AgentState } from '../../reducers/state.js'
+import { childLinks, childOfCall, type TreeMember } from './links.js'
+
+/** A call some agent of a tree waits for, with the session it belongs to. */
+export type TreeCall = ToolCallBlock & { readonly session_id: string }
+
+/**
+ * What the tree under `agent` waits for: its own waiting calls, except that a sub-agent call whose
+ * child is paused is replaced by what that child waits for (recursively), and one whose child runs
+ * is left out (nothing there to answer yet).
+ */
+export const treeWaitingFor = (agent: TreeMember): TreeCall[] => {
+  const { status, reply_id, waiting_for } = agent.state
+  if (status !== 'paused') return []
+  return waiting_for.flatMap((call) => {
+    const child = childOfCall(agent, reply_id!, call.id)
+    if (!child) return [{ ...call, session_id: agent.session_id }]
+    return child.state.status === 'paused' ? treeWaitingFor(child) : []
+  })
+}
+
+/** The agent of the tree (`root` itself or a descendant) whose current reply is `reply_id`. */
+export const ownerOfReply = <A extends TreeMember>(root: A, reply_id: string): A | undefined => {
+  if (root.state.reply_id === reply_id) return root
+  for (const { agent } of pendingChildren(root)) {
+    const owner = ownerOfReply(agent, reply_id)
+    if (owner) return owner
+  }
+  return undefined
+}
+
+/** The agent of the tree whose paused reply waits for the call `callId` (as treeWaitingFor lists it). */
+export const ownerOfCall = <A extends TreeMember>(root: A, callId: string): A | undefined => {
+  const found = treeWaitingFor(root).find((c) => c.id === callId)
+  return found && findSession(root, found.session_id)
+}
+
+/** True while some agent of the tree has a reply running. */
+export const treeRunning = (root: TreeMember): boolean =>
+  root.state.status === 'running' || pendingChildren(root).some(({ agent }) => treeRunning(agent))
+
+/** The agent of the tree with session `session_id`. */
+export const findSession = <A extends TreeMember>(root: A, session_id: string): A | undefined => {
+  if (root.session_id === session_id) return root
+  for (const { agent } of childLinks(root)) {
+    const found = findSession(agent, session_id)
+    if (found) return found
+  }
+  return undefined
+}
+
+/** The children whose reply has not ended (running or paused). */
+const pendingChildren = <A extends TreeMember>(parent: A) => childLinks(parent).filter(({ agent }) => agent.state.status !== 'idle')
+
+/** The usage of every agent of the tree under `root` (itself included), summed. */
+export const treeUsage = (root: TreeMember): AgentState['usage'] => {
+  const total = { ...root.state.usage }
+  for (const { agent } of childLinks(root)) {
+    const usage = treeUsage(agent)
+    for (const key of Object.keys(total) as (keyof typeof total)[]) total[key] += usage[key]
+  }
+  return total
+}
