@@ -30,7 +30,7 @@ import { checkOutputSchema, recordedOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsF
 import { callerTool, type Tool } from './tools.js'
 import { descendantEvents$ } from './subagents/descendants.js'
 import { childLinks } from './subagents/links.js'
-import { ownerOfCall, ownerOfReply, treeRunning, treeWaitingFor } from './subagents/tree.js'
+import { ownerOfCall, ownerOfReply, treeRunning, treeWaitingFor, type CallRef } from './subagents/tree.js'
 
 export const DEFAULT_INTERRUPT_TEXT = 'I notice the interruption. How can I help you?'
 
@@ -147,24 +147,24 @@ export class Agent {
   }
 
   /**
-   * Approves the waiting call `callId` (optionally with edited input) and runs the reply on, like
+   * Approves the waiting call (its id, or a call of `waiting_for`, which names its session) and runs the reply on, like
    * reply(). The call may be a sub-agent's (any depth): it is answered there, and the reply goes on
    * once the sub-agents' results come back.
    */
-  async approve(callId: string, options: ApproveOptions = {}, replyOptions: ReplyOptions = {}): Promise<Reply> {
-    const owner = this.ownerOf(callId)
+  async approve(call: CallRef, options: ApproveOptions = {}, replyOptions: ReplyOptions = {}): Promise<Reply> {
+    const [owner, callId] = this.ownerOf(call)
     return this.reply(approveEvent(owner.state, callId, options, this.deps.clock), replyOptions)
   }
 
-  /** Denies the waiting call `callId` (the model sees the denial) and runs the reply on, like reply(); a sub-agent's call too. */
-  async deny(callId: string, reason?: string, replyOptions: ReplyOptions = {}): Promise<Reply> {
-    const owner = this.ownerOf(callId)
+  /** Denies the waiting call (see approve; the model sees the denial) and runs the reply on, like reply(); a sub-agent's call too. */
+  async deny(call: CallRef, reason?: string, replyOptions: ReplyOptions = {}): Promise<Reply> {
+    const [owner, callId] = this.ownerOf(call)
     return this.reply(denyEvent(owner.state, callId, reason, this.deps.clock), replyOptions)
   }
 
-  /** Gives the result of the external call `callId` (a string is a successful output) and runs the reply on; a sub-agent's call too. */
-  async submitResult(callId: string, result: ExternalResult, replyOptions: ReplyOptions = {}): Promise<Reply> {
-    const owner = this.ownerOf(callId)
+  /** Gives the result of the waiting external call (see approve; a string is a successful output) and runs the reply on; a sub-agent's call too. */
+  async submitResult(call: CallRef, result: ExternalResult, replyOptions: ReplyOptions = {}): Promise<Reply> {
+    const [owner, callId] = this.ownerOf(call)
     return this.reply(submitResultEvent(owner.state, callId, result, this.deps.clock), replyOptions)
   }
 
@@ -176,9 +176,15 @@ export class Agent {
     return childLinks(this).map((link) => link.agent)
   }
 
-  /** The agent of this tree waiting for `callId` (this one, unless a sub-agent's call is meant). */
-  private ownerOf(callId: string): Agent {
-    return this.state.waiting_for.some((c) => c.id === callId) ? this : ownerOfCall(this, callId) ?? this
+  /**
+   * The agent of this tree waiting for the call, and the call's id: this agent, unless a sub-agent's
+   * call is meant (a call of `waiting_for`, or its id).
+   */
+  private ownerOf(call: CallRef): [Agent, string] {
+    const named = typeof call === 'object' && call !== null
+    const id = named ? call.id : call
+    const mine = (!named || (call.session_id ?? this.session_id) === this.session_id) && this.state.waiting_for.some((c) => c.id === id)
+    return [mine ? this : ownerOfCall(this, call) ?? this, id]
   }
 
   /** Starts or resumes a reply exactly as replyStream would; its events arrive on `events$`. */

@@ -1,19 +1,18 @@
 // Reading a tree of agents in one process, from each agent's own state: the calls the tree waits
 // for (a paused sub-agent call stands for the calls its child waits for), which agent owns a call
 // or a reply, whether anything in the tree still runs, and its usage summed.
-import type { ToolCallBlock } from '../messages.js'
+import { AgentError } from '../errors.js'
+import type { WaitingCall } from '../text.js'
 import type { AgentState } from '../../reducers/state.js'
 import { childLinks, childOfCall, type TreeMember } from './links.js'
 
-/** A call some agent of a tree waits for, with the session it belongs to. */
-export type TreeCall = ToolCallBlock & { readonly session_id: string }
 
 /**
  * What the tree under `agent` waits for: its own waiting calls, except that a sub-agent call whose
  * child is paused is replaced by what that child waits for (recursively), and one whose child runs
  * is left out (nothing there to answer yet).
  */
-export const treeWaitingFor = (agent: TreeMember): TreeCall[] => {
+export const treeWaitingFor = (agent: TreeMember): WaitingCall[] => {
   const { status, reply_id, waiting_for } = agent.state
   if (status !== 'paused') return []
   return waiting_for.flatMap((call) => {
@@ -33,10 +32,19 @@ export const ownerOfReply = <A extends TreeMember>(root: A, reply_id: string): A
   return undefined
 }
 
-/** The agent of the tree whose paused reply waits for the call `callId` (as treeWaitingFor lists it). */
-export const ownerOfCall = <A extends TreeMember>(root: A, callId: string): A | undefined => {
-  const found = treeWaitingFor(root).find((c) => c.id === callId)
-  return found && findSession(root, found.session_id)
+/** A waiting call named by its id, or by its id and session (call ids are unique within a reply only). */
+export type CallRef = string | { readonly id: string; readonly session_id?: string }
+
+/**
+ * The agent of the tree whose paused reply waits for the call `ref` (as treeWaitingFor lists it),
+ * or undefined; an id that waits in several sessions is an error naming them.
+ */
+export const ownerOfCall = <A extends TreeMember>(root: A, ref: CallRef): A | undefined => {
+  const { id, session_id } = typeof ref === 'string' ? { id: ref, session_id: undefined } : ref
+  const found = treeWaitingFor(root).filter((c) => c.id === id && (session_id === undefined || c.session_id === session_id))
+  if (found.length > 1)
+    throw new AgentError('INVALID_INPUT', `Call ${id} waits in ${found.length} sessions (${found.map((c) => c.session_id).join(', ')}); name it with its session: { id: '${id}', session_id } from waiting_for.`)
+  return found[0] && findSession(root, found[0].session_id)
 }
 
 /** True while some agent of the tree has a reply running. */
