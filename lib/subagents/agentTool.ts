@@ -8,7 +8,7 @@
 import { z } from 'zod'
 import { Agent, createAgent, type AgentOptions } from '../agent.js'
 import { AgentError } from '../errors.js'
-import type { OutputEvent, ReplyEndEvent } from '../events.js'
+import type { ReplyEndEvent } from '../events.js'
 import { defineTool, type Permission, type Tool, type ToolContext, type ToolResultObject } from '../tools.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
 import { depthOf, linkChild } from './links.js'
@@ -73,12 +73,48 @@ async function* runChild(
   const child_id = childSessionOf(context)
   const child = createAgent({ ...options(), session_id: child_id })
   linkChild(parent, { agent: child, reply_id, tool_call_id })
+  // The child's text joins the call's result as it comes, what arrived while the call's stream was
+  // busy in one chunk. (Waiting longer to batch more would lose the chunk a Stop cuts off.)
   let end: ReplyEndEvent | null = null
-  const parentLink = { session_id, reply_id, tool_call_id }
-  for await (const event of child.replyStream(task, { signal, output, metadata: { parent: parentLink } }) as AsyncIterable<OutputEvent>) {
-    if (event.type === 'TEXT_BLOCK_DELTA' && !output) yield event.delta
-    else if (event.type === 'REPLY_END') end = event
+  let failure: unknown = null
+  let over = false
+  const pending: string[] = []
+  let wake: (() => void) | null = null
+  const notify = () => wake?.()
+  const run = child.reply$(task, { output, metadata: { parent: { session_id, reply_id, tool_call_id } } }).subscribe({
+    next: (event) => {
+      if (event.type === 'TEXT_BLOCK_DELTA' && !output) pending.push(event.delta)
+      else if (event.type === 'REPLY_END') end = event
+      notify()
+    },
+    error: (error: unknown) => {
+      failure = error
+      over = true
+      notify()
+    },
+    complete: () => {
+      over = true
+      notify()
+    },
+  })
+  // Stopping the parent stops the child at once: unsubscribing interrupts its reply synchronously.
+  const stop = () => run.unsubscribe()
+  signal.addEventListener('abort', stop)
+  try {
+    while (!over || pending.length) {
+      if (pending.length) {
+        yield pending.join('')
+        pending.length = 0
+      } else {
+        await new Promise<void>((resolve) => (wake = resolve))
+        wake = null
+      }
+    }
+  } finally {
+    signal.removeEventListener('abort', stop)
+    run.unsubscribe()
   }
+  if (failure) throw failure
   const metadata = { child: { session_id: child_id } }
   if (end) {
     yield outcome(child, end, '', output !== undefined)
