@@ -1,7 +1,8 @@
 // listen(): serves a fetch handler on Node's http (agentlog/node). Requests become web Requests
 // whose signal aborts when the client goes away; response bodies are written with backpressure and
 // cancelled when the socket closes. It binds to 127.0.0.1 by default and refuses a public host for
-// a handler that requires no token.
+// a handler that requires no token. No request can take the process down (see `serve`), and a
+// body the handler did not read closes its connection after the answer.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import { AgentError } from '../errors.js'
@@ -42,23 +43,65 @@ export const listen = async (handler: FetchHandler, { port = 8787, host = '127.0
   }
 }
 
-const serve = async (handler: FetchHandler, req: IncomingMessage, res: ServerResponse, host: string) => {
+/** Methods a web Request cannot carry (the fetch standard forbids them): refused before the handler. */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
+/** A coded refusal written straight to the socket, for a request that never reaches the handler. */
+const refuse = (res: ServerResponse, status: number, code: string, message: string) => {
+  if (res.headersSent || res.destroyed) return void res.destroy()
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
+  res.end(JSON.stringify({ code, message }))
+}
+
+/**
+ * Serves one request. Whatever goes wrong (a Host or method a web Request refuses, a handler or a
+ * body that throws, a header Node will not write) stays inside this request: it is answered with
+ * a coded status or its connection is closed; the process never sees the failure.
+ */
+const serve = (handler: FetchHandler, req: IncomingMessage, res: ServerResponse, host: string): void => {
+  req.on('error', () => res.destroy())
+  res.on('error', () => res.destroy())
+  respond(handler, req, res, host).catch(() => res.destroy())
+}
+
+/** The request carries a body (a length above 0 or a chunked one). */
+const carriesBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
+
+const toRequest = (req: IncomingMessage, host: string, signal: AbortSignal, hasBody: boolean): Request | null => {
+  try {
+    return new Request(`http://${req.headers.host ?? host}${req.url ?? '/'}`, {
+      method: req.method,
+      headers: Object.entries(req.headers).flatMap(([name, value]) => (Array.isArray(value) ? value.map((v): [string, string] => [name, v]) : value === undefined ? [] : [[name, value]])),
+      signal,
+      ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+    } as RequestInit)
+  } catch {
+    return null
+  }
+}
+
+const respond = async (handler: FetchHandler, req: IncomingMessage, res: ServerResponse, host: string) => {
+  const method = req.method ?? 'GET'
+  if (FORBIDDEN_METHODS.has(method.toUpperCase())) return refuse(res, 405, 'NO_ROUTE', `This server does not answer ${method}; use GET, POST, DELETE or OPTIONS.`)
   const gone = new AbortController()
   res.once('close', () => gone.abort())
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
-  const request = new Request(`http://${req.headers.host ?? host}${req.url ?? '/'}`, {
-    method: req.method,
-    headers: Object.entries(req.headers).flatMap(([name, value]) => (Array.isArray(value) ? value.map((v): [string, string] => [name, v]) : value === undefined ? [] : [[name, value]])),
-    signal: gone.signal,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
-  } as RequestInit)
+  const hasBody = method !== 'GET' && method !== 'HEAD' && carriesBody(req)
+  const request = toRequest(req, host, gone.signal, hasBody)
+  if (!request) return refuse(res, 400, 'INVALID_INPUT', 'The request line or its headers are malformed (the Host header must be a host name or address with an optional port).')
   let response: Response
   try {
     response = await handler(request)
   } catch {
     response = new Response(JSON.stringify({ code: 'INTERNAL', message: 'The server failed while handling the request.' }), { status: 500 })
   }
-  res.writeHead(response.status, Object.fromEntries(response.headers))
+  const headers = Object.fromEntries(response.headers)
+  // A body the handler did not read (refused as too large, or never needed) is not drained: the
+  // connection closes after the answer, so the next request on it never meets its bytes.
+  const unread = hasBody && !req.readableEnded
+  if (unread) headers.connection = 'close'
+  res.writeHead(response.status, headers)
+  if (unread) res.once('finish', () => req.socket.destroySoon())
   if (!response.body) return void res.end()
   res.flushHeaders()
   const reader = response.body.getReader()

@@ -1,6 +1,7 @@
 // The real server on 127.0.0.1 (ephemeral port) over a real hub and a directory store in a fresh
 // temporary folder; helpers to read SSE over fetch and to collect a session's events.
 import { mkdtempSync, rmSync } from 'node:fs'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createHub, createServer, type AgentEvent, type AgentOptions, type Hub, type ServerLimits } from '../../lib/index.js'
@@ -51,3 +52,31 @@ export const eventsUpTo = async (url: string, session: string, seq: number) => {
   const response = await fetch(`${url}/sessions/${session}/events?from_seq=0`)
   return readAll(response, (_, s) => s >= seq)
 }
+
+/**
+ * Sends `text` as is on a fresh TCP connection to the server of `url` and resolves with everything
+ * received once the server closes the connection (or after `guardMs`: a connection left open is
+ * ended then, and the caller sees what arrived). Reaches what fetch refuses to send (any Host,
+ * TRACE, a body that lies about its length).
+ */
+export const rawExchange = (url: string, text: string | Buffer, guardMs = 5000): Promise<{ text: string; closedByServer: boolean }> =>
+  new Promise((resolve) => {
+    const { hostname, port } = new URL(url)
+    const socket = connect(Number(port), hostname)
+    const chunks: Buffer[] = []
+    let closedByServer = true
+    const guard = setTimeout(() => {
+      closedByServer = false
+      socket.destroy()
+    }, guardMs)
+    socket.on('data', (chunk) => chunks.push(chunk))
+    socket.on('error', () => {})
+    socket.on('close', () => {
+      clearTimeout(guard)
+      resolve({ text: Buffer.concat(chunks).toString('latin1'), closedByServer })
+    })
+    socket.write(text)
+  })
+
+/** The status codes of the HTTP responses in a raw exchange, in order. */
+export const statuses = (text: string): number[] => [...text.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]))
