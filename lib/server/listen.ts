@@ -4,7 +4,7 @@
 // a handler that requires no token. No request can take the process down (see `serve`), and a
 // body the handler did not read closes its connection after the answer.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { Readable } from 'node:stream'
+import { Readable, type Duplex } from 'node:stream'
 import { AgentError } from '../errors.js'
 import type { FetchHandler } from './index.js'
 
@@ -26,7 +26,8 @@ const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/
 export const listen = async (handler: FetchHandler, { port = 8787, host = '127.0.0.1' }: ListenOptions = {}): Promise<Listening> => {
   if (!LOOPBACK.test(host) && !handler.authenticated)
     throw new AgentError('INVALID_OPTION', `listen: host ${host} is reachable from other machines; create the server with a token (createServer({ hub, token })) or bind to 127.0.0.1.`)
-  const server = createHttpServer((req, res) => void serve(handler, req, res, host))
+  const server = createHttpServer((req, res) => serve(handler, req, res, host))
+  server.on('clientError', answerUnparsable)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => resolve())
@@ -45,6 +46,16 @@ export const listen = async (handler: FetchHandler, { port = 8787, host = '127.0
 
 /** Methods a web Request cannot carry (the fetch standard forbids them): refused before the handler. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
+/** What Node's parser refuses (a bad request line, an unknown method, headers too large): a coded 400 or 431, then close. */
+const answerUnparsable = (error: Error & { code?: string }, socket: Duplex) => {
+  if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy()
+  const [status, reason, message] = error.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'Request Header Fields Too Large', 'The request headers are too large.']
+    : [400, 'Bad Request', 'The request is not valid HTTP/1.1 (its request line, method or headers).']
+  const body = JSON.stringify({ code: 'INVALID_INPUT', message })
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+}
 
 /** A coded refusal written straight to the socket, for a request that never reaches the handler. */
 const refuse = (res: ServerResponse, status: number, code: string, message: string) => {
@@ -68,9 +79,14 @@ const serve = (handler: FetchHandler, req: IncomingMessage, res: ServerResponse,
 const carriesBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
 
+/** A Host header: a name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
+const HOST = /^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
+
 const toRequest = (req: IncomingMessage, host: string, signal: AbortSignal, hasBody: boolean): Request | null => {
+  const given = req.headers.host ?? (host.includes(":") ? `[${host}]` : host)
+  if (!HOST.test(given) || !req.url?.startsWith('/')) return null
   try {
-    return new Request(`http://${req.headers.host ?? host}${req.url ?? '/'}`, {
+    return new Request(`http://${given}${req.url}`, {
       method: req.method,
       headers: Object.entries(req.headers).flatMap(([name, value]) => (Array.isArray(value) ? value.map((v): [string, string] => [name, v]) : value === undefined ? [] : [[name, value]])),
       signal,
