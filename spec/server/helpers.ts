@@ -1,6 +1,7 @@
 // The real server on 127.0.0.1 (ephemeral port) over a real hub and a directory store in a fresh
 // temporary folder; helpers to read SSE over fetch and to collect a session's events.
 import { mkdtempSync, rmSync } from 'node:fs'
+import { request as httpRequestRaw, type IncomingHttpHeaders } from 'node:http'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,7 +17,7 @@ export interface Running {
   close(): Promise<void>
 }
 
-export const startServer = async (agent: AgentFactory, options: { token?: string; cors?: { origins: string[] }; limits?: Partial<ServerLimits> } = {}): Promise<Running> => {
+export const startServer = async (agent: AgentFactory, options: { token?: string; cors?: { origins: string[] }; hosts?: string[]; limits?: Partial<ServerLimits> } = {}): Promise<Running> => {
   const dir = mkdtempSync(join(tmpdir(), 'agentlog-server-'))
   const hub = createHub({ store: directoryStore(dir), agent })
   const listening = await listen(createServer({ hub, ...options }), { port: 0 })
@@ -80,3 +81,16 @@ export const rawExchange = (url: string, text: string | Buffer, guardMs = 5000):
 
 /** The status codes of the HTTP responses in a raw exchange, in order. */
 export const statuses = (text: string): number[] => [...text.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]))
+
+/** One request through node:http, which sends any Host, Origin or method as given (fetch rewrites some). */
+export const httpRequest = (url: string, { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}) =>
+  new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
+    const request = httpRequestRaw(url, { method, headers, setHost: !Object.keys(headers).some((h) => h.toLowerCase() === 'host'), agent: false }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, text: Buffer.concat(chunks).toString() }))
+      response.on('error', reject)
+    })
+    request.on('error', reject)
+    request.end(body)
+  })
