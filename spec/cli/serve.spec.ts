@@ -69,4 +69,13 @@ test('a public host without a token is refused; a missing agent is a usage error
   assert.match(none.out.stderr, '--agent')
 })
 
+test('an empty token (--token "" or AGENTLOG_TOKEN="") is a usage error, not "no token"', async () => {
+  const flag = serve(['--scripted', '--token', ''])
+  assert.is(await flag.exited, 2)
+  assert.match(flag.out.stderr, '--token is empty')
+  const env = serve(['--scripted'], { AGENTLOG_TOKEN: '' })
+  assert.is(await env.exited, 2)
+  assert.match(env.out.stderr, 'AGENTLOG_TOKEN is empty')
+})
+
 test.run()

@@ -5,7 +5,7 @@ import { request as httpRequestRaw, type IncomingHttpHeaders } from 'node:http'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createHub, createServer, type AgentEvent, type AgentOptions, type Hub, type ServerLimits } from '../../lib/index.js'
+import { createHub, createServer, type AgentEvent, type AgentOptions, type Hub, type ServerOptions } from '../../lib/index.js'
 import { directoryStore, listen } from '../../lib/node.js'
 import { readSse } from '../../lib/client/sse.js'
 
@@ -17,13 +17,14 @@ export interface Running {
   close(): Promise<void>
 }
 
-export const startServer = async (agent: AgentFactory, options: { token?: string; cors?: { origins: string[] }; hosts?: string[]; limits?: Partial<ServerLimits> } = {}): Promise<Running> => {
+export const startServer = async (agent: AgentFactory, options: Omit<ServerOptions, 'hub'> = {}): Promise<Running & { dir: string }> => {
   const dir = mkdtempSync(join(tmpdir(), 'agentlog-server-'))
   const hub = createHub({ store: directoryStore(dir), agent })
   const listening = await listen(createServer({ hub, ...options }), { port: 0 })
   return {
     url: listening.url,
     hub,
+    dir,
     async close() {
       await listening.close()
       await hub.close()

@@ -234,4 +234,48 @@ test('open replies per process are limited (429 LIMIT_REACHED); the slot is free
   }
 })
 
+test('submit without a result is refused INVALID_INPUT and records nothing', async () => {
+  const browse = defineTool({ name: 'browse', description: 'In the browser', input: z.object({ url: z.string() }), external: true })
+  const server = await startServer(() => ({ name: 'Friday', tools: [browse], model: scriptedModel([[...callTool('b-1', 'browse', { url: 'u' })], [...say('Seen.')]]) }))
+  try {
+    const id = await newSession(server.url)
+    const paused = (await readAll(await post(`${server.url}/sessions/${id}/replies`, { input: 'browse' }))).at(-1)!
+    assert.is(paused.event.type, 'REQUIRE_EXTERNAL_EXECUTION')
+    for (const submit of [{ tool_call_id: 'b-1' }, { tool_call_id: 'b-1', result: undefined }]) {
+      const refused = await post(`${server.url}/sessions/${id}/input`, { submit })
+      assert.is(refused.status, 400)
+      assert.is(((await refused.json()) as { code: string }).code, 'INVALID_INPUT')
+    }
+    assert.is((await state(server.url, id)).seq, paused.seq, 'nothing was recorded')
+    assert.is((await post(`${server.url}/sessions/${id}/input`, { submit: { tool_call_id: 'b-1', result: '' } })).status, 200, 'an empty result is a result')
+  } finally {
+    await server.close()
+  }
+})
+
+test('open event streams are capped per process (429 LIMIT_REACHED over all sessions); a closed one frees its slot', async () => {
+  const server = await startServer(chatty(), { limits: { eventStreams: 2 } })
+  try {
+    const [a, b, c] = [await newSession(server.url), await newSession(server.url), await newSession(server.url)]
+    const one = await fetch(`${server.url}/sessions/${a}/events`)
+    const two = await fetch(`${server.url}/sessions/${b}/events`)
+    const refused = await fetch(`${server.url}/sessions/${c}/events`)
+    assert.is(refused.status, 429)
+    assert.is(((await refused.json()) as { code: string }).code, 'LIMIT_REACHED')
+    await one.body!.cancel()
+    for (let tries = 0; ; tries++) {
+      if (tries > 1000) assert.unreachable('the closed stream never freed its slot')
+      const again = await fetch(`${server.url}/sessions/${c}/events`)
+      if (again.status === 200) {
+        await again.body!.cancel()
+        break
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    await two.body!.cancel()
+  } finally {
+    await server.close()
+  }
+})
+
 test.run()
