@@ -71,11 +71,18 @@ test('a public host without a token is refused; a missing agent is a usage error
 
 test('an empty token (--token "" or AGENTLOG_TOKEN="") is a usage error, not "no token"', async () => {
   const flag = serve(['--scripted', '--token', ''])
-  assert.is(await flag.exited, 2)
-  assert.match(flag.out.stderr, '--token is empty')
   const env = serve(['--scripted'], { AGENTLOG_TOKEN: '' })
-  assert.is(await env.exited, 2)
-  assert.match(env.out.stderr, 'AGENTLOG_TOKEN is empty')
+  try {
+    // A serve that took the empty token as "no token" would listen instead of exiting.
+    const outcome = (run: typeof flag) => Promise.race([run.exited.then((code) => `exit ${code}`), run.url.then(() => 'listening')])
+    assert.is(await outcome(flag), 'exit 2')
+    assert.match(flag.out.stderr, '--token is empty')
+    assert.is(await outcome(env), 'exit 2')
+    assert.match(env.out.stderr, 'AGENTLOG_TOKEN is empty')
+  } finally {
+    flag.child.kill('SIGTERM')
+    env.child.kill('SIGTERM')
+  }
 })
 
 test.run()
