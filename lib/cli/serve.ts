@@ -5,7 +5,7 @@
 // It binds to 127.0.0.1 unless told otherwise, and then only with a token; the token is never printed
 // (prefer AGENTLOG_TOKEN to --token: a command line is visible to other local users), and an empty
 // one is an error, not "no token". Without a token only loopback Host names (and --allow-host) are served.
-// The web page (dist/web) is served at /.
+// The web page (dist/web) is served at /; it loads images only from its origin and data: unless --remote-images.
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { AgentError } from '../errors.js'
@@ -36,12 +36,12 @@ const scriptedAgent: AgentFactory = () => {
 
 export const serve: Command = {
   summary: 'Serve agents over HTTP: the native event API and AG-UI 1.0.',
-  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--allow-host NAME]... [--token T, better AGENTLOG_TOKEN=T]',
+  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--allow-host NAME]... [--remote-images] [--token T, better AGENTLOG_TOKEN=T]',
   async run(args, io) {
     const { values } = parse(args, {
       agent: { type: 'string' }, scripted: { type: 'boolean' }, store: { type: 'string' },
       port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' }, schema: { type: 'string' },
-      'allow-host': { type: 'string', multiple: true },
+      'allow-host': { type: 'string', multiple: true }, 'remote-images': { type: 'boolean' },
     }, [])
     if (!values.agent === !values.scripted) throw new UsageError('give --agent ./module.ts or --scripted (one of them)')
     const port = Number(values.port ?? 8787)
@@ -53,7 +53,7 @@ export const serve: Command = {
     const store = await openStore((values.store as string | undefined) ?? './sessions', values.schema as string | undefined, true)
     await store.migrate?.()
     const hub = createHub({ store, agent })
-    const listening = await listen(withWebPage(createServer({ hub, page: { store, agent }, ...(token ? { token } : {}), ...(hosts ? { hosts } : {}) })), { port, host: (values.host as string | undefined) ?? '127.0.0.1' })
+    const listening = await listen(withWebPage(createServer({ hub, page: { store, agent }, ...(token ? { token } : {}), ...(hosts ? { hosts } : {}) }), { remoteImages: values['remote-images'] === true }), { port, host: (values.host as string | undefined) ?? '127.0.0.1' })
       .catch(async (error: unknown) => {
         await hub.close()
         throw error
