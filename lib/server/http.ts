@@ -48,8 +48,11 @@ export const publicError = (error: unknown): { code: string; message: string; st
     return { code: 'INTERNAL', message: 'The server failed while handling the request; the session log is unchanged by this request.', status: 500, internal: true }
   const status = statusOf(error.code)
   const { message, scrubbed } = publicMessage(error.message)
-  return { code: error.code, message, status, internal: scrubbed || status >= 500 }
+  return { code: error.code, message, status, internal: status >= 500 || (scrubbed && !EDGE_REFUSALS.has(error.code)) }
 }
+
+/** Refusals the server makes of the request itself: what they take out of a message is what the client sent. */
+const EDGE_REFUSALS: ReadonlySet<string> = new Set(['FORBIDDEN', 'UNAUTHORIZED', 'NO_ROUTE', 'UNSUPPORTED_MEDIA_TYPE', 'TOO_LARGE', 'LIMIT_REACHED', 'INVALID_INPUT', 'INVALID_SESSION_ID'])
 
 /** A JSON media type: application/json or a structured `+json` type, with any parameters. */
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i

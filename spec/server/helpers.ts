@@ -83,10 +83,19 @@ export const rawExchange = (url: string, text: string | Buffer, guardMs = 5000):
 /** The status codes of the HTTP responses in a raw exchange, in order. */
 export const statuses = (text: string): number[] => [...text.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]))
 
-/** One request through node:http, which sends any Host, Origin or method as given (fetch rewrites some). */
-export const httpRequest = (url: string, { method = 'GET', headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}) =>
+/**
+ * One request through node:http, which sends any Host, Origin or method as given (fetch rewrites
+ * some). With `stopAfterHeaders`, an event stream resolves at its headers and the client leaves.
+ */
+export const httpRequest = (url: string, { method = 'GET', headers = {}, body, stopAfterHeaders = false }: { method?: string; headers?: Record<string, string>; body?: string | Buffer; stopAfterHeaders?: boolean } = {}) =>
   new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
-    const request = httpRequestRaw(url, { method, headers, setHost: !Object.keys(headers).some((h) => h.toLowerCase() === 'host'), agent: false }, (response) => {
+    // A body always goes with its length: node:http sends one of DELETE or OPTIONS without any framing otherwise.
+    const framed = body === undefined ? headers : { 'content-length': String(Buffer.byteLength(body)), ...headers }
+    const request = httpRequestRaw(url, { method, headers: framed, setHost: !Object.keys(headers).some((h) => h.toLowerCase() === 'host'), agent: false }, (response) => {
+      if (stopAfterHeaders && response.headers['content-type']?.startsWith('text/event-stream')) {
+        resolve({ status: response.statusCode!, headers: response.headers, text: '' })
+        return void request.destroy()
+      }
       const chunks: Buffer[] = []
       response.on('data', (chunk: Buffer) => chunks.push(chunk))
       response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, text: Buffer.concat(chunks).toString() }))
