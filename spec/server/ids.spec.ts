@@ -8,6 +8,8 @@ import * as assert from 'uvu/assert'
 import { createHub, createServer, memoryStore, say, scriptedModel, type LogStore, type SessionStore } from '../../lib/index.js'
 import { listen } from '../../lib/node.js'
 import { readSse } from '../../lib/client/sse.js'
+import pg from 'pg'
+import { DATABASE_URL, dropSchemas, freshStore, postgresAvailable } from '../postgres/helpers/db.js'
 import { newSession, post, readAll, startServer } from './helpers.js'
 
 const test = suite('server/ids')
@@ -90,5 +92,49 @@ test('from_seq or Last-Event-ID past the last event is refused 400; every event 
     await server.close()
   }
 })
+
+if (postgresAvailable('spec/server/ids.spec.ts')) {
+  test('on PostgreSQL, no SSE id names an event the database does not hold yet (commits held back by a table lock)', async () => {
+    const store = await freshStore()
+    const hub = createHub({ store, agent: () => ({ name: 'Friday', model: scriptedModel([[...say('one two three four five six seven', 14)]], { chunkDelayMs: 2 }) }) })
+    const listening = await listen(createServer({ hub }), { port: 0 })
+    const blocker = new pg.Client({ connectionString: DATABASE_URL })
+    const reader = new pg.Client({ connectionString: DATABASE_URL })
+    await blocker.connect()
+    await reader.connect()
+    const stored = async (session_id: string) => Number((await reader.query(`SELECT count(*) AS n FROM "${store.schema}".events WHERE session_id = $1`, [session_id])).rows[0].n)
+    try {
+      const id = await newSession(listening.url)
+      await blocker.query('BEGIN')
+      await blocker.query(`LOCK TABLE "${store.schema}".events IN EXCLUSIVE MODE`)
+      let locked = true
+      const response = await post(`${listening.url}/sessions/${id}/replies`, { input: 'hi' })
+      const named: { id: number; type: string; held: number }[] = []
+      let deltas = 0
+      for await (const message of readSse(response)) {
+        const event = message.data as { type: string; metadata: { seq: number } }
+        if (message.id) {
+          named.push({ id: Number(message.id), type: event.type, held: await stored(id) })
+          assert.is(Number(message.id), event.metadata.seq)
+        }
+        if (event.type === 'TEXT_BLOCK_DELTA' && ++deltas === 10 && locked) {
+          assert.is(await stored(id), 0, 'nothing is committed while the table is locked')
+          locked = false
+          await blocker.query('ROLLBACK')
+        }
+      }
+      assert.ok(deltas >= 10, `${deltas} deltas streamed`)
+      assert.ok(named.length > 0 && named.at(-1)!.type === 'REPLY_END')
+      for (const n of named) assert.ok(n.id <= n.held, `id ${n.id} (${n.type}) went out while the database held ${n.held} events`)
+    } finally {
+      await blocker.query('ROLLBACK').catch(() => {})
+      await blocker.end()
+      await reader.end()
+      await listening.close()
+      await hub.close()
+      await dropSchemas()
+    }
+  })
+}
 
 test.run()
