@@ -45,7 +45,7 @@ export const publicMessage = (message: string): { message: string; scrubbed: boo
  */
 export const publicError = (error: unknown): { code: string; message: string; status: number; internal: boolean } => {
   if (!(error instanceof AgentError))
-    return { code: 'INTERNAL', message: 'The server failed while handling the request; the session log is unchanged by this request.', status: 500, internal: true }
+    return { code: 'INTERNAL', message: 'The server failed while handling the request; its own log has the details.', status: 500, internal: true }
   const status = statusOf(error.code)
   const { message, scrubbed } = publicMessage(error.message)
   return { code: error.code, message, status, internal: status >= 500 || (scrubbed && !EDGE_REFUSALS.has(error.code)) }

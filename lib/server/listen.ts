@@ -83,7 +83,7 @@ const carriesBody = (req: IncomingMessage) =>
 const HOST = /^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
 
 const toRequest = (req: IncomingMessage, host: string, signal: AbortSignal, hasBody: boolean): Request | null => {
-  const given = req.headers.host ?? (host.includes(":") ? `[${host}]` : host)
+  const given = req.headers.host ?? (host.includes(':') ? `[${host}]` : host)
   if (!HOST.test(given) || !req.url?.startsWith('/')) return null
   try {
     return new Request(`http://${given}${req.url}`, {
