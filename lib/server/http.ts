@@ -78,7 +78,9 @@ export const readJson = async (request: Request, limit: number, empty?: unknown)
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    const { done, value } = await reader.read().catch(() => {
+      throw new AgentError('INVALID_INPUT', `The body ended before its end (the connection was cut after ${size} bytes); send it again.`)
+    })
     if (done) break
     size += value.byteLength
     if (size > limit) {
