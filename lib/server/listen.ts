@@ -82,11 +82,29 @@ const carriesBody = (req: IncomingMessage) =>
 /** A Host header: a name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
 const HOST = /^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
 
-const toRequest = (req: IncomingMessage, host: string, signal: AbortSignal, hasBody: boolean): Request | null => {
+/**
+ * The request's URL: its origin-form path on its Host, or an absolute-form target as given (whose
+ * authority then replaces Host, as HTTP/1.1 says); null when either is malformed.
+ */
+const urlOf = (req: IncomingMessage, host: string): string | null => {
+  const target = req.url ?? ''
+  if (/^https?:\/\//i.test(target)) {
+    try {
+      const url = new URL(target)
+      return HOST.test(url.host) ? `http://${url.host}${url.pathname}${url.search}` : null
+    } catch {
+      return null
+    }
+  }
   const given = req.headers.host ?? (host.includes(':') ? `[${host}]` : host)
-  if (!HOST.test(given) || !req.url?.startsWith('/')) return null
+  return HOST.test(given) && target.startsWith('/') ? `http://${given}${target}` : null
+}
+
+const toRequest = (req: IncomingMessage, host: string, signal: AbortSignal, hasBody: boolean): Request | null => {
+  const url = urlOf(req, host)
+  if (url === null) return null
   try {
-    return new Request(`http://${given}${req.url}`, {
+    return new Request(url, {
       method: req.method,
       headers: Object.entries(req.headers).flatMap(([name, value]) => (Array.isArray(value) ? value.map((v): [string, string] => [name, v]) : value === undefined ? [] : [[name, value]])),
       signal,

@@ -70,6 +70,10 @@ test('a malformed Host, TRACE, TRACK and CONNECT are answered with a coded statu
     }
     assert.equal(await watch.stop(), [])
     assert.is((await fetch(`${server.url}/sessions`)).status, 200, 'the server still answers')
+    const absolute = await rawExchange(server.url, `GET ${server.url}/sessions HTTP/1.1\r\nHost: ignored.example\r\nConnection: close\r\n\r\n`)
+    assert.equal(statuses(absolute.text), [200], 'an absolute-form target is served on its own authority')
+    const rebound = await rawExchange(server.url, 'GET http://rebound.example/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')
+    assert.equal(statuses(rebound.text), [403])
   } finally {
     await watch.stop()
     await server.close()
