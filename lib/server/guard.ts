@@ -37,8 +37,8 @@ export const preflight = (request: Request, origins: readonly string[]): Respons
   return new Response(null, { status: 204, headers: { ...headers, 'access-control-allow-methods': METHODS, 'access-control-allow-headers': ALLOWED_HEADERS, 'access-control-max-age': '600' } })
 }
 
-/** Loopback names and addresses as URL.hostname spells them (IPv6 in brackets). */
-const LOOPBACK = /^(?:localhost|[a-z0-9-]+\.localhost|127(?:\.\d{1,3}){3}|\[::1\]|\[::ffff:127(?:\.\d{1,3}){3}\])$/
+/** Loopback names and addresses as URL.hostname spells them (IPv6 in brackets, IPv4-mapped ones in hex). */
+const LOOPBACK = /^(?:(?:[a-z0-9-]+\.)*localhost\.?|127(?:\.\d{1,3}){3}|\[::1\]|\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\])$/
 
 /**
  * Refuses a Host this server does not answer to: with no token, any but a loopback name or one of

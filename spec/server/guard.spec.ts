@@ -101,7 +101,7 @@ test('without a token, a Host that is not loopback is refused 403 (DNS rebinding
       assert.is(create.status, 403)
     }
     assert.is(await sessionCount(plain.url), 0, 'nothing was created')
-    for (const host of [`localhost:${port(plain.url)}`, `127.0.0.1:${port(plain.url)}`, `[::1]:${port(plain.url)}`, `app.localhost:${port(plain.url)}`, 'LOCALHOST'])
+    for (const host of [`localhost:${port(plain.url)}`, `127.0.0.1:${port(plain.url)}`, `[::1]:${port(plain.url)}`, `app.localhost:${port(plain.url)}`, 'LOCALHOST', 'localhost.', '[::ffff:127.0.0.1]', '2130706433'])
       assert.is((await httpRequest(`${plain.url}/sessions`, { headers: { host } })).status, 200, host)
     assert.is((await httpRequest(`${listed.url}/sessions`, { headers: { host: `Agents.Internal:${port(listed.url)}` } })).status, 200, 'a listed host')
     assert.is((await httpRequest(`${listed.url}/sessions`, { headers: { host: 'other.internal' } })).status, 403)
