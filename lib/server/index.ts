@@ -52,6 +52,7 @@ export const createServer = ({ hub, token, cors, hosts, limits: given, page, log
     throw new AgentError('INVALID_OPTION', 'createServer: token must be a string of at least 8 characters.')
   if (hosts !== undefined && !(Array.isArray(hosts) && hosts.every((h) => typeof h === 'string' && h.length > 0)))
     throw new AgentError('INVALID_OPTION', 'createServer: hosts must be a list of host names (or name:port).')
+  if (typeof log !== 'function') throw new AgentError('INVALID_OPTION', 'createServer: log must be a function (error, { method, path }) => void.')
   const allowedHosts = hosts?.map((h) => h.toLowerCase())
   const limits = resolveLimits(given)
   const origins = cors?.origins ?? []

@@ -78,6 +78,9 @@ test('listen() refuses a non-loopback host for a server without a token; createS
     await listening.close()
     assert.throws(() => createServer({ hub, token: 'short' }), (e: unknown) => e instanceof AgentError && e.code === 'INVALID_OPTION')
     assert.throws(() => createServer({ hub, limits: { bodyBytes: -1 } }), (e: unknown) => e instanceof AgentError && e.code === 'INVALID_OPTION')
+    assert.throws(() => createServer({ hub, limits: { eventStreams: 0 } }), (e: unknown) => e instanceof AgentError && e.code === 'INVALID_OPTION')
+    assert.throws(() => createServer({ hub, hosts: 'agents.internal' as unknown as string[] }), (e: unknown) => e instanceof AgentError && e.code === 'INVALID_OPTION')
+    assert.throws(() => createServer({ hub, log: 'stderr' as unknown as () => void }), (e: unknown) => e instanceof AgentError && e.code === 'INVALID_OPTION')
   } finally {
     await hub.close()
   }
