@@ -7,3 +7,4 @@ export { currentTraceContext, parseTraceparent, formatTraceContext } from './con
 export type { TraceContext } from './traceparent.js'
 export { AGENTLOG, GEN_AI, outputText, type InterruptSource } from './attributes.js'
 export type { TraceOptions } from './settings.js'
+export { instrument, INSTRUMENTATION_SCOPE, type InstrumentOptions, type Instrumentation } from './instrument.js'

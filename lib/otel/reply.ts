@@ -49,7 +49,10 @@ export class ReplyTrace {
 
   /** True while the reply's segment is open but nothing runs and some call waits: the log ends or an answer comes here. */
   get waitsForAnswer(): boolean {
-    return this.segment !== null && this.waiting.size > 0 && this.chat === null && this.tools.size === 0
+    if (this.segment === null || this.waiting.size === 0 || this.chat !== null) return false
+    // An external call's result started before the pause: it runs outside, it is what the reply waits for.
+    for (const id of this.tools.keys()) if (!this.waiting.has(id)) return false
+    return true
   }
 
   get isPaused(): boolean {
@@ -146,7 +149,7 @@ export class ReplyTrace {
   /** The log ends inside the reply: what is open ends at the last event, marked in progress (or paused). */
   cut(last: At): void {
     if (this.waitsForAnswer) return this.pause(last)
-    const open = [this.chat?.span, ...[...this.tools.values()].map((t) => t.span), this.segment]
+    const open = [this.chat?.span, ...[...this.tools.values()].map((t) => t.span), this.segment ?? undefined]
     for (const span of open) span?.setAttribute(AGENTLOG.inProgress, true).end(last.time)
     this.chat = null
     this.tools.clear()
@@ -165,9 +168,10 @@ export class ReplyTrace {
       [AGENTLOG.session]: this.session_id, [AGENTLOG.reply]: this.reply_id, [AGENTLOG.seqStart]: at.seq, [AGENTLOG.segment]: this.segmentIndex++,
     }
     if (resumed) attributes[AGENTLOG.waitedMs] = at.time - resumed.at
+    const link = resumed && trace.isSpanContextValid(resumed.span) ? [{ context: resumed.span, attributes: { [AGENTLOG.reply]: this.reply_id } }] : null
     if (this.content && input?.type === 'USER_MESSAGE') attributes[GEN_AI.inputMessages] = JSON.stringify([{ role: input.msg.role, parts: [{ type: 'text', content: textOf(input.msg.content) }] }])
     const span = this.settings.tracer.startSpan(`invoke_agent ${this.agent}`, {
-      kind: SpanKind.INTERNAL, startTime: at.time, attributes, ...(resumed ? { links: [{ context: resumed.span, attributes: { [AGENTLOG.reply]: this.reply_id } }] } : {}),
+      kind: SpanKind.INTERNAL, startTime: at.time, attributes, ...(link ? { links: link } : {}),
     }, parent)
     this.segment = span
     this.segmentStart = at

@@ -108,7 +108,7 @@ export class SessionTrace {
         reply.push(event, at)
         // Any call may run a sub-agent: its span is offered until the call ends (or, in a tree of logs, kept).
         const span = reply.toolSpan(event.tool_call_id)
-        if (span) this.links.offer(this.session_id, event.tool_call_id, span)
+        if (span && trace.isSpanContextValid(span)) this.links.offer(this.session_id, event.tool_call_id, span)
         return
       }
       case 'TOOL_RESULT_END':

@@ -3,6 +3,7 @@
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
 import type { HrTime } from '@opentelemetry/api'
+import type { Clock } from 'agentlog'
 
 export const memoryTracing = () => {
   const exporter = new InMemorySpanExporter()
@@ -72,3 +73,16 @@ export const outline = (spans: readonly ReadableSpan[]): string[] => {
 }
 
 export const named = (spans: readonly ReadableSpan[], name: string): ReadableSpan[] => spans.filter((s) => s.name === name)
+
+/** A clock whose time can jump (an answer an hour later); 1 ms per event otherwise. */
+export const steppedClock = (start = Date.UTC(2026, 0, 1)) => {
+  let n = 0
+  let t = start
+  const clock: Clock & { advance(ms: number): void } = {
+    id: () => `e-${++n}`,
+    now: () => new Date(t++).toISOString(),
+    advance: (by) => { t += by },
+  }
+  return clock
+}
+

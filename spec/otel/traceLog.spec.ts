@@ -4,25 +4,13 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { SpanStatusCode } from '@opentelemetry/api'
-import { callTool, memoryLog, say, usage, type AgentEvent, type Clock } from 'agentlog'
+import { callTool, memoryLog, say, usage, type AgentEvent } from 'agentlog'
 import { traceLog } from 'agentlog/otel'
 import { collect, makeAgent, probe, slowTool } from '../helpers/fixtures.js'
 import { askingTool } from '../helpers/hitl.js'
-import { memoryTracing, ms, named, outline } from './helpers.js'
+import { memoryTracing, ms, named, outline, steppedClock } from './helpers.js'
 
 const test = suite('otel/traceLog')
-
-/** A clock whose time can jump (an answer an hour later); 1 ms per event otherwise. */
-export const steppedClock = (start = Date.UTC(2026, 0, 1)) => {
-  let n = 0
-  let t = start
-  const clock: Clock & { advance(ms: number): void } = {
-    id: () => `e-${++n}`,
-    now: () => new Date(t++).toISOString(),
-    advance: (by) => { t += by },
-  }
-  return clock
-}
 
 const at = (log: readonly AgentEvent[], type: string, nth = 0) => Date.parse(log.filter((e) => e.type === type)[nth].created_at)
 const seqOf = (log: readonly AgentEvent[], type: string, nth = 0) => log.filter((e) => e.type === type)[nth].metadata.seq
