@@ -5,8 +5,8 @@
 import fs from 'node:fs'
 import type { AgentEvent } from '../events.js'
 import type { SessionStore } from '../hub/types.js'
-import { childSessionOf } from '../otel/reply.js'
-import { recordSpans, sendOtlp, spanJson } from '../otel/sdk.js'
+import { AgentError, messageOf } from '../errors.js'
+import { childSessionOf } from '../otel/links.js'
 import { parse, UsageError, type Command, type Io, type Parsed } from './command.js'
 import { escapeControlsKeepLines } from './escape.js'
 import { isDatabaseUrl, loadSource, openStore, SOURCE_OPTIONS, SOURCE_USAGE } from './source.js'
@@ -19,6 +19,7 @@ export const traceCommand: Command = {
       otlp: { type: 'string' }, json: { type: 'boolean' }, content: { type: 'boolean' }, service: { type: 'string' }, ...SOURCE_OPTIONS,
     }, ['SOURCE'])
     if (!values.otlp === !values.json) throw new UsageError('give exactly one of --otlp URL (send to a collector) and --json (print the spans)')
+    const { recordSpans, sendOtlp, spanJson } = await loadSdk()
     const logs = await loadTree(positionals[0], values, io)
     const spans = await recordSpans(logs, { captureContent: values.content === true, serviceName: (values.service as string | undefined) ?? 'agentlog' })
     if (values.json) {
@@ -30,6 +31,15 @@ export const traceCommand: Command = {
     io.out(`sent ${spans.length} spans (${replies} replies, ${logs.length} session${logs.length === 1 ? '' : 's'}) to ${url}`)
     return 0
   },
+}
+
+/** agentlog/otel's SDK side, loaded only by this command: @opentelemetry/api is an optional peer dependency. */
+const loadSdk = async () => {
+  try {
+    return await import('../otel/sdk.js')
+  } catch (error) {
+    throw new AgentError('MISSING_DEPENDENCY', `agentlog trace needs OpenTelemetry: npm install @opentelemetry/api @opentelemetry/sdk-trace-base @opentelemetry/resources @opentelemetry/exporter-trace-otlp-http (${messageOf(error)}).`)
+  }
 }
 
 /** The log of the source; for a session of a store, with every descendant session's log. */

@@ -6,6 +6,7 @@
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type SpanContext } from '@opentelemetry/api'
 import type { AgentEvent, EventOf } from '../events.js'
 import { AGENTLOG, GEN_AI, usageAttributes, type InterruptSource, type UsageFields } from './attributes.js'
+import { childSessionOf } from './links.js'
 import type { TraceSettings } from './settings.js'
 
 interface Stop { source: InterruptSource; at: number }
@@ -260,13 +261,6 @@ export class ReplyTrace {
   private interruptEvent(span: Span, stop: Stop): void {
     span.addEvent(AGENTLOG.interruptEvent, { [AGENTLOG.interruptSource]: stop.source }, stop.at)
   }
-}
-
-/** The child session a sub-agent's tool result names (issue 21: the parent's TOOL_RESULT_START records it). */
-export const childSessionOf = (event: AgentEvent, own: string): string | null => {
-  const { child_session_id, session_id } = event.metadata as { child_session_id?: unknown; session_id?: unknown }
-  if (typeof child_session_id === 'string') return child_session_id
-  return typeof session_id === 'string' && session_id !== own ? session_id : null
 }
 
 const textOf = (content: string | { type: string; text?: string }[]): string =>

@@ -6,6 +6,7 @@ import { ROOT_CONTEXT, trace, type Context, type SpanContext } from '@openteleme
 import type { AgentEvent } from '../events.js'
 import { timeOf } from './attributes.js'
 import { recordedContext } from './context.js'
+import { parentOf } from './links.js'
 import { ReplyTrace, type At } from './reply.js'
 import type { TraceSettings } from './settings.js'
 
@@ -35,12 +36,6 @@ export class SubAgentLinks {
 }
 
 const key = (session_id: string, tool_call_id: string) => `${session_id}\u0000${tool_call_id}`
-
-/** The parent call a sub-agent's REPLY_START records, or null. */
-export const parentOf = (event: AgentEvent): { session_id: string; reply_id?: string; tool_call_id: string } | null => {
-  const parent = event.metadata.parent as { session_id?: unknown; tool_call_id?: unknown } | undefined
-  return typeof parent?.session_id === 'string' && typeof parent.tool_call_id === 'string' ? (parent as { session_id: string; tool_call_id: string }) : null
-}
 
 export class SessionTrace {
   private last: At = { seq: 0, time: 0 }

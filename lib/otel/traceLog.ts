@@ -5,8 +5,8 @@
 import type { Tracer } from '@opentelemetry/api'
 import { AgentError } from '../errors.js'
 import type { AgentEvent } from '../events.js'
-import { childSessionOf } from './reply.js'
-import { parentOf, SessionTrace, SubAgentLinks } from './session.js'
+import { childSessionOf, parentOf } from './links.js'
+import { SessionTrace, SubAgentLinks } from './session.js'
 import type { TraceOptions } from './settings.js'
 
 export interface TraceLogOptions extends TraceOptions {
