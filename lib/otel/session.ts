@@ -37,8 +37,16 @@ export class SubAgentLinks {
 
 const key = (session_id: string, tool_call_id: string) => `${session_id}\u0000${tool_call_id}`
 
+/** Events that change no span unless contents are recorded: skipped at the cost of one lookup (streamed deltas). */
+const CONTENT_ONLY: ReadonlySet<string> = new Set([
+  'TEXT_BLOCK_START', 'TEXT_BLOCK_DELTA', 'TEXT_BLOCK_END', 'THINKING_BLOCK_START', 'THINKING_BLOCK_DELTA', 'THINKING_BLOCK_END',
+  'DATA_BLOCK_START', 'DATA_BLOCK_DELTA', 'DATA_BLOCK_END', 'HINT_BLOCK', 'TOOL_CALL_DELTA', 'TOOL_RESULT_TEXT_DELTA', 'TOOL_RESULT_DATA_DELTA',
+])
+
 export class SessionTrace {
-  private last: At = { seq: 0, time: 0 }
+  /** The last event seen and its position (its time and seq are read only when a span needs them). */
+  private lastEvent: AgentEvent | null = null
+  private position = 0
   private input: { event: AgentEvent; at: At } | null = null
   private reply: ReplyTrace | null = null
 
@@ -46,9 +54,14 @@ export class SessionTrace {
 
   push(event: AgentEvent): void {
     const seq = event.metadata.seq
-    const at: At = { seq: typeof seq === 'number' ? seq : this.last.seq + 1, time: timeOf(event) }
-    this.apply(event, at)
-    this.last = at
+    const position = typeof seq === 'number' ? seq : this.position + 1
+    if (this.settings.captureContent || !CONTENT_ONLY.has(event.type)) this.apply(event, { seq: position, time: timeOf(event) })
+    this.position = position
+    this.lastEvent = event
+  }
+
+  private get last(): At {
+    return { seq: this.position, time: this.lastEvent ? timeOf(this.lastEvent) : 0 }
   }
 
   /** The reply in progress parked (instrument() sees it from the state): its segment ends at the last event. */
