@@ -5,19 +5,13 @@
 // kept for its output attribute (one string append per delta).
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 import { InMemoryMetricExporter, AggregationTemporality, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
-import { createAgent, UserMsg, type ModelChunk } from '../lib/index.js'
+import { createAgent, UserMsg } from '../lib/index.js'
 import { instrument } from '../lib/otel/index.js'
-import { fastModel, line, now } from './helpers.js'
+import { cpuNow, fastModel, line, now, ratio, textDeltas, us, type Figure } from './helpers.js'
 
 const DELTAS = 100_000
 const RUNS = 8
-const deltas: ModelChunk[] = Array.from({ length: DELTAS }, (_, i) => ({ type: 'text', delta: `w${i % 10} ` }))
-
-interface Figure { wall: number; cpu: number }
-const cpuNow = () => {
-  const { user, system } = process.cpuUsage()
-  return (user + system) / 1000
-}
+const deltas = textDeltas(DELTAS)
 
 const run = async (mode: 'off' | 'on' | 'content'): Promise<Figure & { spans: number }> => {
   const agent = createAgent({ name: 'bench', model: fastModel([deltas]) })
@@ -37,8 +31,6 @@ const run = async (mode: 'off' | 'on' | 'content'): Promise<Figure & { spans: nu
   return figure
 }
 
-const us = (f: Figure) => `${f.wall.toFixed(3)} / ${f.cpu.toFixed(3)} µs`
-const ratio = (a: Figure, b: Figure) => `${(a.wall / b.wall).toFixed(2)} / ${(a.cpu / b.cpu).toFixed(2)}`
 
 export const otelCost = async () => {
   console.log(`\nOpenTelemetry (agentlog/otel instrument(), in-memory exporter): ${DELTAS.toLocaleString()} text deltas in one reply (best of ${RUNS}, interleaved); wall / CPU time`)
