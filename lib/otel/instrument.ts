@@ -28,6 +28,10 @@ export const INSTRUMENTATION_SCOPE = 'agentlog'
 
 /** Emits the spans and metrics of `target`'s replies as they run: an Agent, or a Hub (every agent it holds open). */
 export const instrument = (target: Agent | Hub, options: InstrumentOptions = {}): Instrumentation => {
+  if (options.tracerProvider !== undefined && typeof options.tracerProvider?.getTracer !== 'function')
+    throw new AgentError('INVALID_OPTION', 'instrument: tracerProvider must be an OpenTelemetry TracerProvider (e.g. new BasicTracerProvider({ spanProcessors })); leave it out to use the global one.')
+  if (options.meterProvider !== undefined && typeof options.meterProvider?.getMeter !== 'function')
+    throw new AgentError('INVALID_OPTION', 'instrument: meterProvider must be an OpenTelemetry MeterProvider (e.g. new MeterProvider({ readers })); leave it out to use the global one.')
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE)
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE)
   const base: TraceSettings = { ...options, tracer, observer: agentMetrics(meter, options.providerName) }

@@ -181,7 +181,7 @@ export class ReplyTrace {
   }
 
   private get segmentContext(): Context {
-    const span = this.segment ?? this.openSegment(null, this.segmentStart ?? { seq: 0, time: Date.now() }, this.parent)
+    const span = this.segment ?? this.openSegment(null, this.segmentStart!, this.parent)
     return trace.setSpan(this.parent, span)
   }
 

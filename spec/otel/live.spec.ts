@@ -146,6 +146,8 @@ test('instrument(hub): every session the hub opens is traced live, equal to each
 
 test('instrument refuses what is neither an agent nor a hub', () => {
   assert.throws(() => instrument({} as never), /Agent \(createAgent\) or a Hub/)
+  const { agent } = makeAgent([], [])
+  assert.throws(() => instrument(agent, { tracerProvider: {} as never }), /tracerProvider must be an OpenTelemetry TracerProvider/)
 })
 
 test.run()
