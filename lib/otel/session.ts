@@ -16,6 +16,11 @@ export class SubAgentLinks {
   /** retain: keep every link (traceLog over a tree of logs); otherwise a link goes once used or once its call ends. */
   constructor(private readonly retain: boolean) {}
 
+  /** Links held now (live: the calls running, so it does not grow with the sessions served). */
+  get size(): number {
+    return this.spans.size
+  }
+
   offer(session_id: string, tool_call_id: string, span: SpanContext): void {
     this.spans.set(key(session_id, tool_call_id), span)
   }

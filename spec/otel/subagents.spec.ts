@@ -8,6 +8,7 @@ import type { AgentEvent } from 'agentlog'
 import { traceLog } from 'agentlog/otel'
 import { memoryTracing, named, outline, shapes } from './helpers.js'
 import { tree } from './treeLogs.js'
+import { SessionTrace, SubAgentLinks } from '../../lib/otel/session.js'
 
 const test = suite('otel/subagents')
 
@@ -50,6 +51,23 @@ test('a resolver finds the children from the parent\'s TOOL_RESULT_START and giv
   traceLog(root, { tracer: resolved.tracer, children: (id) => (asked.push(id), logs[id]) })
   assert.equal(asked, ['kid', 'grandkid'])
   assert.equal(shapes(resolved.spans()), shapes(together.spans()))
+})
+
+test('live, events of the tree interleaved as they happen: the same nesting, and no link is kept once the calls end', () => {
+  const { root, kid, grandkid } = tree()
+  const at = (log: AgentEvent[]) => log.findIndex((e) => e.type === 'TOOL_RESULT_START') + 1
+  const arrival = [
+    ...root.slice(0, at(root)), ...kid.slice(0, at(kid)), ...grandkid, ...kid.slice(at(kid)), ...root.slice(at(root)),
+  ]
+  const otel = memoryTracing()
+  const links = new SubAgentLinks(false)
+  const settings = { tracer: otel.tracer }
+  const sessions = new Map(['root', 'kid', 'grandkid'].map((id) => [id, new SessionTrace(settings, links, id)]))
+  const own = new Map<AgentEvent, string>([...root.map((e) => [e, 'root'] as const), ...kid.map((e) => [e, 'kid'] as const), ...grandkid.map((e) => [e, 'grandkid'] as const)])
+  for (const event of arrival) sessions.get(own.get(event)!)!.push(event)
+  assert.equal(outline(otel.spans()), EXPECTED)
+  assert.is(new Set(otel.spans().map((s) => s.spanContext().traceId)).size, 1)
+  assert.is(links.size, 0)
 })
 
 test('a child log without its parent\'s log is traced as a root of its own', () => {
