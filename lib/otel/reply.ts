@@ -126,10 +126,9 @@ export class ReplyTrace {
   /** REPLY_END: whatever was held learns its cause, the segment ends with the reply's finish reason. */
   end(event: EventOf<'REPLY_END'>, at: At): void {
     const reason = event.finished_reason
-    const cause: Cause | null = reason === 'error' ? { kind: 'error', type: event.error?.type ?? 'unknown' }
-      : reason === 'interrupted' ? { kind: 'interrupt', stop: this.stop ?? { source: 'crash_recovery', at: this.heldAt ?? at.time } } : null
-    if (cause) for (const finish of this.held) finish(cause)
-    this.held = []
+    const unexplained: Cause = { kind: 'interrupt', stop: this.stop ?? { source: 'crash_recovery', at: this.heldAt ?? at.time } }
+    const cause: Cause | null = reason === 'error' ? { kind: 'error', type: event.error?.type ?? 'unknown' } : reason === 'interrupted' ? unexplained : null
+    this.release(cause ?? unexplained)
     const span = this.segment ?? this.openSegment(null, at, this.parent)
     span.setAttributes({ [AGENTLOG.seqEnd]: at.seq, [AGENTLOG.finishReason]: reason, [GEN_AI.finishReasons]: [reason] })
     if (cause?.kind === 'interrupt') {
@@ -149,6 +148,7 @@ export class ReplyTrace {
 
   /** The log ends inside the reply: what is open ends at the last event, marked in progress (or paused). */
   cut(last: At): void {
+    this.release({ kind: 'interrupt', stop: this.stop ?? { source: 'crash_recovery', at: this.heldAt ?? last.time } })
     if (this.waitsForAnswer) return this.pause(last)
     const open = [this.chat?.span, ...[...this.tools.values()].map((t) => t.span), this.segment ?? undefined]
     for (const span of open) span?.setAttribute(AGENTLOG.inProgress, true).end(last.time)
@@ -251,6 +251,12 @@ export class ReplyTrace {
     if (event.state !== 'interrupted') finish(null)
     else if (this.stop) finish({ kind: 'interrupt', stop: this.stop })
     else this.hold(finish, at)
+  }
+
+  /** Ends the spans held for their cause. */
+  private release(cause: Cause): void {
+    for (const finish of this.held) finish(cause)
+    this.held = []
   }
 
   private hold(finish: (cause: Cause) => void, at: At): void {
