@@ -86,3 +86,12 @@ export const steppedClock = (start = Date.UTC(2026, 0, 1)) => {
   return clock
 }
 
+
+/** Waits until `check` holds, polling (a loaded machine may be slow); fails after 20 s instead of hanging. */
+export const until = async (check: () => boolean | Promise<boolean>, what = 'the condition') => {
+  const deadline = Date.now() + 20_000
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 2))
+  }
+}

@@ -7,7 +7,7 @@ import { callTool, createHub, memoryLog, memoryStore, say, scriptedModel, usage,
 import { instrument, traceLog } from 'agentlog/otel'
 import { collect, makeAgent, probe, slowTool } from '../helpers/fixtures.js'
 import { askingTool, externalTool } from '../helpers/hitl.js'
-import { memoryTracing, named, outline, shapes, steppedClock } from './helpers.js'
+import { memoryTracing, named, outline, shapes, steppedClock, until } from './helpers.js'
 
 const test = suite('otel/instrument')
 
@@ -15,10 +15,6 @@ const rebuilt = (log: readonly AgentEvent[]) => {
   const otel = memoryTracing()
   traceLog(log, { tracer: otel.tracer })
   return otel.spans()
-}
-
-const until = async (check: () => boolean) => {
-  while (!check()) await new Promise((r) => setTimeout(r, 1))
 }
 
 /** Runs `scenario` on an instrumented agent; its live spans must equal the spans rebuilt from its log. */

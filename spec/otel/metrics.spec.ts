@@ -9,7 +9,7 @@ import { listen } from 'agentlog/node'
 import { instrument, instrumentServer } from 'agentlog/otel'
 import { collect, makeAgent, probe, slowTool } from '../helpers/fixtures.js'
 import { askingTool } from '../helpers/hitl.js'
-import { memoryMetrics, memoryTracing, named } from './helpers.js'
+import { memoryMetrics, memoryTracing, named, until } from './helpers.js'
 
 const test = suite('otel/metrics')
 
@@ -18,10 +18,6 @@ const find = (points: Point[] | undefined, attributes: Record<string, unknown>) 
   (points ?? []).filter((p) => Object.entries(attributes).every(([k, v]) => p.attributes[k] === v))
 const sumOf = (points: Point[]) => points.reduce((n, p) => n + (typeof p.value === 'number' ? p.value : (p.value as { sum: number }).sum), 0)
 const countOf = (points: Point[]) => points.reduce((n, p) => n + (p.value as { count: number }).count, 0)
-
-const until = async (check: () => Promise<boolean>) => {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 5))
-}
 
 test('token usage and duration histograms per model call; replies by finish reason; interrupts by source', async () => {
   const p = probe()

@@ -8,7 +8,7 @@ import { callTool, memoryLog, say, usage, type AgentEvent } from 'agentlog'
 import { traceLog } from 'agentlog/otel'
 import { collect, makeAgent, probe, slowTool } from '../helpers/fixtures.js'
 import { askingTool } from '../helpers/hitl.js'
-import { memoryTracing, ms, named, outline, steppedClock } from './helpers.js'
+import { memoryTracing, ms, named, outline, steppedClock, until } from './helpers.js'
 
 const test = suite('otel/traceLog')
 
@@ -92,7 +92,7 @@ test('a reply stopped by its signal during a tool ends interrupted, with the Sto
   const { agent } = makeAgent([[...callTool('c1', 'slow', { x: 'a' }), usage(3, 1)]], [slowTool(p, { ms: 10_000 })])
   const stop = new AbortController()
   const run = collect(agent.replyStream('go', { signal: stop.signal }))
-  while (p.started.length === 0) await new Promise((r) => setTimeout(r, 1))
+  await until(() => p.started.length > 0, 'the tool to start')
   stop.abort()
   await run
   const otel = memoryTracing()
@@ -111,7 +111,7 @@ test('a model call stopped mid-stream ends its chat span with finish reason inte
   const { agent } = makeAgent([[...say('Long answer ', 1), { type: 'usage', input_tokens: 9, output_tokens: 2 }, { type: 'delay', ms: 10_000 }, ...say('never')]], [])
   const stop = new AbortController()
   const run = collect(agent.replyStream('go', { signal: stop.signal }))
-  while (!agent.log.some((e) => e.type === 'TEXT_BLOCK_DELTA')) await new Promise((r) => setTimeout(r, 1))
+  await until(() => agent.log.some((e) => e.type === 'TEXT_BLOCK_DELTA'), 'a delta')
   stop.abort()
   await run
   const otel = memoryTracing()
@@ -202,7 +202,7 @@ test('a reply cut by a crash and closed on restore: spans end at the close, with
   const p = probe()
   const { agent } = makeAgent([[...callTool('c1', 'slow', { x: 'a' }), usage(3, 1)]], [slowTool(p, { ms: 10_000 })])
   void collect(agent.replyStream('go'))
-  while (p.started.length === 0) await new Promise((r) => setTimeout(r, 1))
+  await until(() => p.started.length > 0, 'the tool to start')
   const cut = JSON.parse(JSON.stringify(agent.log)) as AgentEvent[]
   await agent.close()
   const clock = steppedClock(Date.UTC(2026, 0, 2))
@@ -225,7 +225,7 @@ test('a log that ends inside a running reply ends its open spans at the last eve
   const p = probe()
   const { agent } = makeAgent([[...callTool('c1', 'slow', { x: 'a' }), usage(3, 1)]], [slowTool(p, { ms: 10_000 })])
   void collect(agent.replyStream('go'))
-  while (p.started.length === 0) await new Promise((r) => setTimeout(r, 1))
+  await until(() => p.started.length > 0, 'the tool to start')
   const cut = [...agent.log]
   await agent.close()
   const otel = memoryTracing()
