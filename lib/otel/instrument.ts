@@ -92,10 +92,15 @@ const attachAgent = (agent: Agent, base: TraceSettings, links: SubAgentLinks, de
  * from the start of the segment it cut, as that segment's spans never ended in the process that died.
  */
 const catchUp = (agent: Agent, session: SessionTrace, settings: TraceSettings, base: TraceSettings) => {
-  const log = agent.log
+  const log = loadedEvents(agent)
   let start = log.length
   while (start > 0 && log[start - 1].type !== 'REPLY_START') start--
-  if (start === 0) return
+  if (start === 0) {
+    // The reply started before the events this process loaded (a session opened from its snapshot).
+    const { status, reply_id, session_id } = agent.state
+    if (status === 'paused' && reply_id) session.adopt(reply_id, agent.name, session_id ?? agent.session_id)
+    return
+  }
   start -= 1
   if (start > 0 && log[start - 1].type === 'USER_MESSAGE') start -= 1
   const reply = log.slice(start)
@@ -108,6 +113,15 @@ const catchUp = (agent: Agent, session: SessionTrace, settings: TraceSettings, b
   }
   Object.assign(settings, { tracer: base.tracer, observer: base.observer })
   if (agent.state.status === 'paused') session.pause()
+}
+
+/** The events this process holds (a session opened from a snapshot holds only those after it). */
+const loadedEvents = (agent: Agent): readonly AgentEvent[] => {
+  try {
+    return agent.log
+  } catch {
+    return []
+  }
 }
 
 const crashClosed = (reply: readonly AgentEvent[]): boolean => {

@@ -69,6 +69,11 @@ export class SessionTrace {
     return { seq: this.position, time: this.lastEvent ? timeOf(this.lastEvent) : 0 }
   }
 
+  /** Goes on with a parked reply whose start this process never saw (before a snapshot): its answer opens a segment (no link, no waiting time). */
+  adopt(reply_id: string, agent: string, session_id: string): void {
+    this.reply = new ReplyTrace(this.settings, reply_id, agent, session_id, ROOT_CONTEXT)
+  }
+
   /** The reply in progress parked (instrument() sees it from the state): its segment ends at the last event. */
   pause(): void {
     if (this.reply && !this.reply.isPaused) this.reply.pause(this.last)

@@ -3,7 +3,7 @@
 // a reply option's trace context is recorded on the input event and continued by both.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { callTool, createHub, memoryLog, memoryStore, say, scriptedModel, usage, type Agent, type AgentEvent } from 'agentlog'
+import { AgentError, callTool, createHub, memoryLog, memoryStore, replay, say, scriptedModel, usage, type Agent, type AgentEvent, type LogStore } from 'agentlog'
 import { instrument, traceLog } from 'agentlog/otel'
 import { collect, makeAgent, probe, slowTool } from '../helpers/fixtures.js'
 import { askingTool, externalTool } from '../helpers/hitl.js'
@@ -104,6 +104,35 @@ test('an agent instrumented while parked: the answer opens a segment with the wa
   const [segment] = named(otel.spans(), 'invoke_agent Friday')
   assert.ok((segment.attributes['agentlog.waited_ms'] as number) >= 60_000)
   assert.is(segment.attributes['agentlog.reply.segment'], 1)
+})
+
+/** A log opened from a snapshot taken at its last event: the events before it are not loaded (as postgresStore does). */
+const fromSnapshot = (events: AgentEvent[]): LogStore => {
+  const log = memoryLog(events)
+  const base = events.length
+  const state = replay(events)
+  return {
+    ...log,
+    get events(): AgentEvent[] { throw new AgentError('LOG_UNAVAILABLE', 'not loaded') },
+    read: ({ fromSeq = 0 } = {}) => {
+      if (fromSeq < base) throw new AgentError('LOG_UNAVAILABLE', 'not loaded')
+      return log.read({ fromSeq })
+    },
+    snapshot: () => ({ seq: base, state }),
+  }
+}
+
+test('a parked session opened from its snapshot (its start not loaded): the answer is traced in a new segment', async () => {
+  const { agent } = makeAgent([[...callTool('c1', 'delete_file', { path: '/x' }), usage(5, 2)]], [askingTool(probe())])
+  await agent.reply('delete it')
+  const events = JSON.parse(JSON.stringify(agent.log)) as AgentEvent[]
+  await agent.close()
+  const { agent: reopened } = makeAgent([[...say('Deleted.'), usage(8, 1)]], [askingTool(probe())], { log: fromSnapshot(events), clock: steppedClock(Date.UTC(2026, 0, 3)) })
+  const otel = memoryTracing()
+  instrument(reopened, { tracerProvider: otel.provider })
+  await reopened.approve('c1')
+  assert.equal(outline(otel.spans()), ['invoke_agent Friday', '  execute_tool delete_file', '  chat scripted'])
+  assert.equal(named(otel.spans(), 'invoke_agent Friday')[0].attributes['gen_ai.response.finish_reasons'], ['completed'])
 })
 
 test('the traceContext reply option is recorded on the input event and both live and rebuilt spans continue it', async () => {
