@@ -67,10 +67,18 @@ const attachAgent = (agent: Agent, base: TraceSettings, links: SubAgentLinks, de
   const checkPause = () => {
     checking = false
     const { status, reply_id } = agent.state
-    if (status === 'paused' && reply_id === session.reply_id) session.pause()
+    try {
+      if (status === 'paused' && reply_id === session.reply_id) session.pause()
+    } catch {
+      // as above: instrumentation never breaks the agent
+    }
   }
   const subscription = agent.events$.subscribe((event) => {
-    session.push(event)
+    try {
+      session.push(event)
+    } catch {
+      // A tracer or processor that throws must not reach the agent: the span is lost, the reply goes on.
+    }
     if (!checking && mayPause.has(event.type)) {
       checking = true
       queueMicrotask(checkPause)

@@ -169,6 +169,16 @@ test('instrument(hub): every session the hub opens is traced live, equal to each
   await hub.close()
 })
 
+test('a tracer that throws never reaches the agent: the reply ends as usual', async () => {
+  const { agent } = makeAgent([[...callTool('c1', 'slow', { x: 'a' }), usage(1, 1)], [...say('fine'), usage(1, 1)]], [slowTool(probe(), { ms: 1 })])
+  const broken = { getTracer: () => ({ startSpan: () => { throw new Error('exporter down') } }) }
+  instrument(agent, { tracerProvider: broken as never })
+  const reply = await agent.reply('hi')
+  await new Promise((r) => setTimeout(r, 20))
+  assert.is(reply.text, 'fine')
+  assert.is(agent.state.status, 'idle')
+})
+
 test('instrument refuses what is neither an agent nor a hub', () => {
   assert.throws(() => instrument({} as never), /Agent \(createAgent\) or a Hub/)
   const { agent } = makeAgent([], [])
