@@ -1,6 +1,7 @@
 // The attribute and event names of agentlog's spans: the OpenTelemetry GenAI semantic conventions
 // (gen_ai.*) plus agentlog's own (agentlog.*: where in the log a span comes from, how it ended).
-// Also the readers of values that changed shape over time (a tool output: string or blocks).
+// Tool results are read from their TOOL_RESULT_* events (text deltas, data as its media type), never
+// from a result block's `output`, whose shape changes between versions (a string, or blocks).
 import type { Attributes } from '@opentelemetry/api'
 
 export const GEN_AI = {
@@ -62,14 +63,6 @@ export const usageAttributes = (usage: UsageFields): Attributes => ({
   [GEN_AI.cacheReadTokens]: usage.cache_input_tokens,
   [GEN_AI.cacheCreationTokens]: usage.cache_creation_input_tokens,
 })
-
-/** The text of a tool output: a string (older logs) or a list of text and data blocks (data shown by its media type). */
-export const outputText = (output: unknown): string => {
-  if (typeof output === 'string') return output
-  if (!Array.isArray(output)) return ''
-  return output.map((block: { type?: unknown; text?: unknown; media_type?: unknown; source?: { media_type?: unknown } }) =>
-    block?.type === 'text' && typeof block.text === 'string' ? block.text : `[${String(block?.media_type ?? block?.source?.media_type ?? block?.type ?? 'data')}]`).join('')
-}
 
 /** The time of an event, in epoch milliseconds (the log's own timestamp). */
 export const timeOf = (event: { created_at: string }): number => Date.parse(event.created_at)

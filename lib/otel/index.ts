@@ -5,7 +5,7 @@
 export { traceLog, type TraceLogOptions } from './traceLog.js'
 export { currentTraceContext, parseTraceparent, formatTraceContext } from './context.js'
 export type { TraceContext } from './traceparent.js'
-export { AGENTLOG, GEN_AI, outputText, type InterruptSource } from './attributes.js'
+export { AGENTLOG, GEN_AI, type InterruptSource } from './attributes.js'
 export type { TraceOptions } from './settings.js'
 export { instrument, INSTRUMENTATION_SCOPE, type InstrumentOptions, type Instrumentation } from './instrument.js'
 export { instrumentServer, type ServerInstrumentOptions } from './server.js'

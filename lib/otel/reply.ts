@@ -118,7 +118,8 @@ export class ReplyTrace {
         if (this.content) this.content.args.set(event.tool_call_id, (this.content.args.get(event.tool_call_id) ?? '') + event.delta)
         return
       case 'TOOL_RESULT_TEXT_DELTA':
-        if (this.content) this.content.results.set(event.tool_call_id, (this.content.results.get(event.tool_call_id) ?? '') + event.delta)
+      case 'TOOL_RESULT_DATA_DELTA':
+        if (this.content) this.content.results.set(event.tool_call_id, (this.content.results.get(event.tool_call_id) ?? '') + (event.type === 'TOOL_RESULT_TEXT_DELTA' ? event.delta : `[${event.media_type}]`))
         return
     }
   }
