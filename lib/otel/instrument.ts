@@ -20,6 +20,8 @@ export interface InstrumentOptions extends TraceOptions {
 }
 
 export interface Instrumentation {
+  /** Traces one more agent with the same providers and sub-agent links (a sub-agent kept outside a hub). */
+  attach(agent: Agent): void
   /** Stops emitting (spans in flight are not ended). */
   stop(): void
 }
@@ -46,6 +48,10 @@ export const instrument = (target: Agent | Hub, options: InstrumentOptions = {})
   else if (typeof target?.onAgent === 'function') unobserve = target.onAgent(attach)
   else throw new AgentError('INVALID_OPTION', 'instrument expects an Agent (createAgent) or a Hub (createHub); a hub built elsewhere needs onAgent(listener).')
   return {
+    attach(agent) {
+      if (!isAgent(agent)) throw new AgentError('INVALID_OPTION', 'attach expects an Agent (createAgent).')
+      attach(agent)
+    },
     stop() {
       unobserve()
       for (const stop of [...detach]) stop()

@@ -179,6 +179,20 @@ test('a tracer that throws never reaches the agent: the reply ends as usual', as
   assert.is(agent.state.status, 'idle')
 })
 
+test('attach() traces another agent with the same providers', async () => {
+  const otel = memoryTracing()
+  const { agent: first } = makeAgent([[...say('one'), usage(1, 1)]], [])
+  const { agent: second } = makeAgent([[...say('two'), usage(1, 1)]], [], { name: 'Second' })
+  const instrumentation = instrument(first, { tracerProvider: otel.provider })
+  instrumentation.attach(second)
+  await first.reply('a')
+  await second.reply('b')
+  assert.equal(otel.spans().map((s) => s.name).sort(), ['chat scripted', 'chat scripted', 'invoke_agent Friday', 'invoke_agent Second'])
+  instrumentation.stop()
+  await second.reply('c').catch(() => undefined)
+  assert.is(otel.spans().length, 4, 'nothing after stop()')
+})
+
 test('instrument refuses what is neither an agent nor a hub', () => {
   assert.throws(() => instrument({} as never), /Agent \(createAgent\) or a Hub/)
   const { agent } = makeAgent([], [])
