@@ -54,10 +54,20 @@ export const checkHost = (url: URL, token: string | undefined, hosts: readonly s
     : `This server does not answer to host "${url.host}"; it is not in createServer({ hosts }).`)
 }
 
-/** Refuses a request from a browser page on another origin than the server's own or a listed one. */
+/**
+ * Refuses a request from a browser page on another origin than the server's own or a listed one.
+ * A cross-site request without Origin (an <img> or <script> GET) is refused as well: browsers say
+ * where it comes from in Sec-Fetch-Site.
+ */
 export const checkOrigin = (request: Request, url: URL, origins: readonly string[]): void => {
   const origin = request.headers.get('origin')
-  if (origin === null || origins.includes(origin) || origins.includes('*') || sameHost(origin, url)) return
+  if (origin === null) {
+    const site = request.headers.get('sec-fetch-site')
+    if (site === 'cross-site' || site === 'same-site')
+      throw new AgentError('FORBIDDEN', `Requests from other sites' pages (Sec-Fetch-Site: ${site}) without an Origin are refused; call from a listed origin with fetch.`)
+    return
+  }
+  if (origins.includes(origin) || origins.includes('*') || sameHost(origin, url)) return
   throw new AgentError('FORBIDDEN', `Requests from pages on ${origin} are refused: it is not this server's origin and not in createServer({ cors: { origins } }).`)
 }
 

@@ -133,6 +133,14 @@ test('a request from a page on a foreign origin is refused 403 before it runs, e
     assert.is((await post(`${server.url}/sessions`, {}, { origin: server.url })).status, 201, 'the server\'s own origin (the web page)')
     assert.is((await post(`${server.url}/sessions`, {}, { origin: 'https://app.example' })).status, 201, 'a listed origin')
     assert.is((await post(`${server.url}/sessions`, {})).status, 201, 'no Origin: not a browser page')
+    for (const site of ['cross-site', 'same-site']) {
+      const embedded = await fetch(`${server.url}/sessions/${session_id}/events`, { headers: { 'sec-fetch-site': site } })
+      assert.is(embedded.status, 403, `an <img> or <script> GET from a ${site} page`)
+    }
+    for (const site of ['same-origin', 'none']) {
+      const own = await fetch(`${server.url}/sessions`, { headers: { 'sec-fetch-site': site } })
+      assert.is(own.status, 200, site)
+    }
   } finally {
     await server.close()
   }
