@@ -1,6 +1,6 @@
 // The HTTP surface under random requests: listen(createServer(...)) over a real hub is sent random
 // methods, paths (malformed %-escapes, unknown routes, odd queries), headers (Host, Origin,
-// Content-Type, Authorization, Last-Event-ID) and bodies (valid and broken JSON, deep nesting,
+// Content-Type, Authorization, Last-Event-ID, Sec-Fetch-Site) and bodies (valid and broken JSON, deep nesting,
 // wrong types, huge strings). Properties: the process never sees an uncaught error, nothing is
 // answered 5xx (all of it is bad input or fine), and a refused request (4xx or a closed
 // connection) changes no session (the same sessions, each with the same last seq).
@@ -56,6 +56,7 @@ const headers = fc.record({
   'content-type': fc.option(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/vnd.ag-ui+json', 'text/plain', 'multipart/form-data', ';;;'), { nil: undefined, freq: 5 }),
   authorization: fc.option(fc.oneof({ arbitrary: fc.constantFrom('Bearer token', 'bearer token'), weight: 3 }, fc.constantFrom('token', 'Bearer nope', 'Basic x', 'Bearer')), { nil: undefined, freq: 4 }),
   'last-event-id': maybe(fc.oneof(fc.nat({ max: 50 }).map(String), fc.constantFrom('-1', 'abc', ''))),
+  'sec-fetch-site': fc.option(fc.constantFrom('same-origin', 'none', 'cross-site', 'same-site'), { nil: undefined, freq: 4 }),
 }).map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)) as Record<string, string>)
 
 /** The headers as sent to `server`: a host without a port gets the server's, "same" is its origin, "token" its token. */
