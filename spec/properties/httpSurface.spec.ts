@@ -1,8 +1,8 @@
 // The HTTP surface under random requests: listen(createServer(...)) over a real hub is sent random
 // methods, paths (malformed %-escapes, unknown routes, odd queries), headers (Host, Origin,
-// Content-Type, Authorization, Last-Event-ID, Sec-Fetch-Site) and bodies (valid and broken JSON, deep nesting,
-// wrong types, huge strings). Properties: the process never sees an uncaught error, nothing is
-// answered 5xx (all of it is bad input or fine), and a refused request (4xx or a closed
+// Content-Type, Authorization, Last-Event-ID, Sec-Fetch-Site) and bodies (valid and broken JSON,
+// deep nesting, wrong types, huge strings). Properties: the process never sees an uncaught error,
+// nothing is answered 5xx (all of it is bad input or fine), and a refused request (4xx or a closed
 // connection) changes no session (the same sessions, each with the same last seq).
 import fc from 'fast-check'
 import { suite } from 'uvu'
