@@ -1,12 +1,14 @@
 // Bad input at the HTTP edge is a 4xx with a code, never a 500: a malformed %-escape in the path,
 // JSON nested 100,000 deep. Error answers say what went wrong without the server's internals
-// (absolute file paths, database addresses); the server's own log hears them in full.
+// (absolute file paths, database addresses, also from a real unreachable PostgreSQL); the server's
+// own log hears them in full.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { AgentError, createHub, createServer, memoryStore, say, scriptedModel, type SessionStore } from '../../lib/index.js'
 import { listen } from '../../lib/node.js'
+import { postgresStore } from '../../lib/postgres.js'
 import { publicMessage } from '../../lib/server/http.js'
 import { newSession, post, startServer } from './helpers.js'
 
@@ -90,6 +92,25 @@ test('a store failure naming the database host and port is answered without them
   } finally {
     await listening.close()
     await hub.close()
+  }
+})
+
+test('a PostgreSQL store that cannot be reached is answered 503 without its address', async () => {
+  const heard: string[] = []
+  const hub = createHub({ store: postgresStore({ connectionString: 'postgres://app:pw@127.0.0.1:1/agents', schema: 'unreachable' }), agent })
+  const listening = await listen(createServer({ hub, log: (error) => heard.push((error as Error).message) }), { port: 0 })
+  try {
+    for (const path of ['/sessions', '/sessions/x', '/sessions/x/events']) {
+      const response = await fetch(`${listening.url}${path}`)
+      assert.is(response.status, 503, path)
+      const text = await response.text()
+      assert.is(JSON.parse(text).code, 'LOG_UNAVAILABLE')
+      assert.not.ok(/127\.0\.0\.1|:1\b|pw@/.test(text), text)
+    }
+    assert.ok(heard.length === 3 && heard.every((m) => m.includes('127.0.0.1:1')), 'the server log has the address')
+  } finally {
+    await listening.close()
+    await hub.close().catch(() => {})
   }
 })
 
