@@ -13,6 +13,7 @@ import type { Store } from './store.js'
 import { selectEndedReply } from '../reducers/selectors.js'
 import type { AgentState } from '../reducers/state.js'
 import type { CallerToolSpec } from './tools.js'
+import type { TraceContext } from './otel/traceparent.js'
 
 export interface ReplyOptions {
   /** Aborting it interrupts the reply; the stream then yields the closing events and ends. */
@@ -30,6 +31,8 @@ export interface ReplyOptions {
   metadata?: Record<string, unknown>
   /** Yield the events of the agent's sub-agents too (agentTool), interleaved, each tagged with its `metadata.session_id`. */
   descendants?: boolean
+  /** The W3C trace context the reply continues (a `traceparent` header), recorded on the input event as `metadata.trace_context`; agentlog/otel's spans hang under it. */
+  traceContext?: TraceContext
 }
 
 /** The output events after which a reply can be paused (the reducers derive the status there). */

@@ -1,6 +1,6 @@
 // agentTool: a tool whose call runs a sub-agent, in a session and log of its own. The child's first
 // REPLY_START records the call (`metadata.parent: { session_id, reply_id, tool_call_id }`), the
-// call's TOOL_RESULT_START records the child (`metadata.child: { session_id }`). The child's text
+// call's TOOL_RESULT_START records the child (`metadata.child_session_id`). The child's text
 // streams into the call's result; its end is the call's end. Stopping the parent aborts the call's
 // signal, which stops the child at once (its log closes before the parent's). A child that parks
 // (an approval, an external result) parks the call: the call waits as a `submitted` one, and the
@@ -53,7 +53,7 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
   const prompt = options.prompt ?? ((value: unknown) => (isTask(value) ? value.task : JSON.stringify(value)))
   return defineTool({
     name, description, input, concurrencySafe: options.concurrencySafe, permission: options.permission,
-    startMetadata: (_call, clock) => ({ child: { session_id: clock.id() } }),
+    startMetadata: (_call, clock) => ({ child_session_id: clock.id() }),
     execute: (value, context) => runChild(name, () => (typeof options.agent === 'function' ? options.agent(value, context) : options.agent), prompt(value), output, maxDepth, context),
   })
 }
@@ -115,7 +115,7 @@ async function* runChild(
     run.unsubscribe()
   }
   if (failure) throw failure
-  const metadata = { child: { session_id: child_id } }
+  const metadata = { child_session_id: child_id }
   if (end) {
     yield outcome(child, end, '', output !== undefined)
     return
@@ -127,7 +127,7 @@ async function* runChild(
 
 /** The call's result once the child's reply ended; `text` is the child's text not streamed into the call yet. */
 const outcome = (child: Agent, end: ReplyEndEvent, text: string, structured: boolean): ToolResultObject => {
-  const metadata = { child: { session_id: child.session_id } }
+  const metadata = { child_session_id: child.session_id }
   switch (end.finished_reason) {
     case 'completed': {
       const msg = selectEndedReply(child.state, end.reply_id)
@@ -144,9 +144,9 @@ const outcome = (child: Agent, end: ReplyEndEvent, text: string, structured: boo
 }
 
 const childSessionOf = (context: ToolContext): string => {
-  const child = context.metadata?.child as { session_id?: unknown } | undefined
-  if (typeof child?.session_id !== 'string') throw new AgentError('INVALID_OPTION', 'agentTool: the call has no child session id on its TOOL_RESULT_START.')
-  return child.session_id
+  const id = context.metadata?.child_session_id
+  if (typeof id !== 'string') throw new AgentError('INVALID_OPTION', 'agentTool: the call has no child session id on its TOOL_RESULT_START.')
+  return id
 }
 
 const isTask = (value: unknown): value is { task: string } =>

@@ -1,6 +1,6 @@
 // The live links of a tree of agents in one process: which child agent runs which call of which
 // parent, and how deep each agent sits. The logs record the same links (the child's first
-// REPLY_START `metadata.parent`, the parent's TOOL_RESULT_START `metadata.child`); this registry
+// REPLY_START `metadata.parent`, the parent's TOOL_RESULT_START `metadata.child_session_id`); this registry
 // only keeps the agent objects reachable from their parent (`agent.children()`), outside the
 // agents' state. Keyed weakly by the parent, so a tree no one holds is collected whole.
 import { Subject, type Observable } from 'rxjs'

@@ -24,7 +24,7 @@ test('a sub-agent call runs the child in its own session; the logs link both way
   assert.ok(child, 'the child is reachable from the parent')
   assert.is.not(child.session_id, agent.session_id)
   const start = firstOf(agent, 'TOOL_RESULT_START')!
-  assert.equal(start.metadata.child, { session_id: child.session_id })
+  assert.is(start.metadata.child_session_id, child.session_id)
   const childStart = firstOf(child, 'REPLY_START')!
   assert.equal(childStart.metadata.parent, { session_id: agent.session_id, reply_id: reply.id, tool_call_id: 'c1' })
   assert.is(firstOf(child, 'USER_MESSAGE')!.type, 'USER_MESSAGE')
@@ -43,7 +43,7 @@ test("the child's text streams into the call's TOOL_RESULT_TEXT_DELTAs and is it
   assert.ok(deltas.length > 1, 'the text reached the call as it was produced, in several deltas')
   assert.is(textOfOutput(resultOf(agent).output), 'Paris is the capital.')
   assert.is(resultOf(agent).state, 'success')
-  assert.equal(resultOf(agent).metadata, { child: { session_id: child.session_id } })
+  assert.equal(resultOf(agent).metadata, { child_session_id: child.session_id })
 })
 
 test('with an output schema the result is the structured value as JSON', async () => {

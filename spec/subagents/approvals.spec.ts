@@ -35,7 +35,7 @@ test("a descendant's approval parks every agent up to the root; the root's waiti
   // In its own log, each parent's sub-agent call waits as a submitted call.
   assert.equal(root.state.waiting_for.map((c) => [c.id, c.state]), [['c1', 'submitted']])
   assert.equal(mid.state.waiting_for.map((c) => [c.id, c.state]), [['m1', 'submitted']])
-  assert.equal(firstOf(root, 'REQUIRE_EXTERNAL_EXECUTION')!.metadata.child, { session_id: mid.session_id })
+  assert.equal(firstOf(root, 'REQUIRE_EXTERNAL_EXECUTION')!.metadata.child_session_id, mid.session_id)
   assert.equal(p.started, [])
   checkTree(root)
 })

@@ -27,7 +27,7 @@ test("descendants: true interleaves the children's output events, each a copy ta
     assert.equal(tagged.map(({ metadata: { session_id: _, ...rest }, ...e }) => ({ ...e, metadata: rest })), own, 'the same events, tagged')
     assert.not.ok('session_id' in own[0].metadata, "the log's events are not tagged")
     // The child's reply lies inside the parent's call.
-    const call = events.find((e) => e.type === 'TOOL_RESULT_START' && e.metadata.child && (e.metadata.child as { session_id: string }).session_id === child.session_id)!
+    const call = events.find((e) => e.type === 'TOOL_RESULT_START' && e.metadata.child_session_id === child.session_id)!
     const callEnd = events.find((e) => e.type === 'TOOL_RESULT_END' && e.tool_call_id === (call as { tool_call_id: string }).tool_call_id)!
     assert.ok(events.indexOf(call) < events.indexOf(tagged[0]) && events.indexOf(tagged.at(-1)!) < events.indexOf(callEnd))
   }
