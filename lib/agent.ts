@@ -187,8 +187,11 @@ export class Agent {
     return [mine ? this : ownerOfCall(this, call) ?? this, id]
   }
 
-  /** Starts or resumes a reply exactly as replyStream would; its events arrive on `events$`. */
+  /** Starts or resumes a reply exactly as replyStream would (or a sub-agent's, for its input event); its events arrive on `events$`. */
   dispatch(input: AgentInput, options: Pick<ReplyOptions, 'output' | 'externalTools' | 'metadata' | 'traceContext'> = {}): void {
+    // A sub-agent's input (its reply id): dispatched there; this reply goes on with its result.
+    const owner = this.descendantFor(input)
+    if (owner) return owner.dispatch(input, options)
     const event = this.prepare(input, options)
     if (event) this.store.dispatch(event)
   }

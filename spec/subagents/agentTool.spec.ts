@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
-import { agentTool, callTool, counterClock, createAgent, say, scriptedModel, type Tool, type ToolResultBlock } from '../../lib/index.js'
+import { agentTool, callTool, counterClock, createAgent, say, scriptedModel, treeUsage, usage, type Tool, type ToolResultBlock } from '../../lib/index.js'
 import { collect, types } from '../helpers/fixtures.js'
 import { checkTree, firstOf } from '../helpers/tree.js'
 
@@ -112,5 +112,15 @@ test('types of the parent reply: the call is an ordinary tool round', async () =
 
 const textOfOutput = (output: ToolResultBlock['output']): string =>
   typeof output === 'string' ? output : output.map((b) => (b.type === 'text' ? b.text : '')).join('')
+
+test('treeUsage sums the usage every log of the tree keeps on its own', async () => {
+  const counted = agentTool({ name: 'research', description: 'R', agent: { name: 'Researcher', model: scriptedModel([[...say('Paris.'), usage(5, 2)]]) } })
+  const agent = lead([counted], [[...callTool('c1', 'research', { task: 'Q' }), usage(10, 3)], [...say('It is Paris.'), usage(20, 4)]])
+  await agent.reply('Q')
+  const [child] = agent.children()
+  assert.is(child.state.usage.input_tokens, 5)
+  assert.is(agent.state.usage.input_tokens, 30, "the parent's log keeps its own usage only")
+  assert.equal(treeUsage(agent), { input_tokens: 35, output_tokens: 9, cache_input_tokens: 0, cache_creation_input_tokens: 0 })
+})
 
 test.run()
