@@ -242,7 +242,7 @@ export class Agent {
 
   /**
    * Interrupts a running reply and waits for it to end, closes the tools that hold resources (each
-   * `close()` once), then flushes and releases the log. Called from an `events$` subscriber, the
+   * `close()` once) and the sub-agents it ran, then flushes and releases the log. Called from an `events$` subscriber, the
    * interrupt runs once that delivery is over, before the release.
    */
   async close(): Promise<void> {
@@ -251,7 +251,8 @@ export class Agent {
       await firstValueFrom(merge(this.store.state$.pipe(filter((s) => s.status !== 'running')), this.store.failure$), { defaultValue: null })
     }
     const closers = new Set([...this.tools.values()].flatMap((tool) => (tool.close ? [tool.close] : [])))
-    const closing = Promise.allSettled([...closers].map(async (close) => close()))
+    // The sub-agents it ran are closed with it (their tools and logs released too).
+    const closing = Promise.allSettled([...[...closers].map(async (close) => close()), ...this.children().map((child) => child.close())])
     this.store.fail(new AgentError('CLOSED', 'The agent is closed; create a new agent to go on.'))
     await this.logStore.close()
     await closing

@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
-import { agentTool, callTool, counterClock, createAgent, say, scriptedModel, treeUsage, usage, type Tool, type ToolResultBlock } from '../../lib/index.js'
+import { agentTool, callTool, counterClock, createAgent, defineTool, say, scriptedModel, treeUsage, usage, type Tool, type ToolResultBlock } from '../../lib/index.js'
 import { collect, types } from '../helpers/fixtures.js'
 import { checkTree, firstOf } from '../helpers/tree.js'
 
@@ -121,6 +121,17 @@ test('treeUsage sums the usage every log of the tree keeps on its own', async ()
   assert.is(child.state.usage.input_tokens, 5)
   assert.is(agent.state.usage.input_tokens, 30, "the parent's log keeps its own usage only")
   assert.equal(treeUsage(agent), { input_tokens: 35, output_tokens: 9, cache_input_tokens: 0, cache_creation_input_tokens: 0 })
+})
+
+test("close() closes the sub-agents the agent ran, and their tools", async () => {
+  let closed = 0
+  const held = defineTool({ name: 'held', description: 'Holds a resource', input: z.object({}), execute: () => 'ok', close: () => void closed++ })
+  const tool = agentTool({ name: 'research', description: 'R', agent: { name: 'Researcher', tools: [held], model: scriptedModel([[...say('Paris.')]]) } })
+  const agent = lead([tool])
+  await agent.reply('Q')
+  await agent.close()
+  assert.is(closed, 1)
+  assert.is(agent.children()[0].failure?.code, 'CLOSED')
 })
 
 test.run()
