@@ -61,6 +61,8 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
 
   /** Other agents' events yielded with this reply's (its sub-agents'), until it ends. */
   private interleaved: Subscription | null = null
+  /** The run follows a reply resumed elsewhere (see the constructor). */
+  private readonly following: boolean = false
 
   /**
    * `input` starts or resumes the reply; a function instead follows the current reply while the
@@ -72,6 +74,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
       this.done = true
       return
     }
+    this.following = typeof input === 'function'
     this.reply_id = typeof input === 'function' ? store.getState().reply_id : input.type === 'USER_MESSAGE' ? null : (input as { reply_id: string }).reply_id
     if (agent.commitsAfterAppend) {
       // A failed commit breaks the store like a refused append; the run ends with the store's failure.
@@ -185,6 +188,9 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     if (this.done) return
     this.stopping = true
     if (this.reply_id) this.agent.cancel(this.reply_id)
+    // A run that follows a reply its sub-agents resume: the reply is paused while they work, and
+    // stopping it interrupts it (its sub-agents first), as a Stop of the reply would.
+    if (this.following && this.isPaused()) void this.agent.interrupt()
     // Called from inside the store's delivery, the closing events are still queued (or the reply
     // has not started yet): keep listening, REPLY_END will finish the run.
     const pending = this.reply_id === null || this.store.peek((state) => state.reply_id === this.reply_id && state.status === 'running') || !!this.gate?.holding

@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { agentTool, approveEvent, callTool, counterClock, createAgent, say, scriptedModel, type Agent, type ScriptedTurn, type ToolResultBlock } from '../../lib/index.js'
-import { collect, probe, type ToolProbe } from '../helpers/fixtures.js'
+import { agentTool, approveEvent, callTool, counterClock, createAgent, say, scriptedModel, type Agent, type ScriptedTurn, type Tool, type ToolResultBlock } from '../../lib/index.js'
+import { collect, probe, slowTool, type ToolProbe } from '../helpers/fixtures.js'
 import { rejectsWithCode } from '../helpers/expect.js'
 import { askingTool, externalTool } from '../helpers/hitl.js'
 import { checkTree, firstOf, treeOf } from '../helpers/tree.js'
@@ -9,10 +9,10 @@ import { checkTree, firstOf, treeOf } from '../helpers/tree.js'
 const test = suite('subagents/approvals')
 
 /** lead -> mid -> leaf; the leaf's tools ask for confirmation (delete_file) or run outside (browser). */
-const tree = (p: ToolProbe, leafTurns: ScriptedTurn[], { parallel = false } = {}) => {
+const tree = (p: ToolProbe, leafTurns: ScriptedTurn[], { parallel = false, extraTools = [] as Tool[] } = {}) => {
   const leaf = () => agentTool({
     name: 'dig', description: 'Digs', concurrencySafe: true,
-    agent: () => ({ name: 'Leaf', clock: counterClock('leaf'), tools: [askingTool(p), externalTool()], model: scriptedModel(leafTurns) }),
+    agent: () => ({ name: 'Leaf', clock: counterClock('leaf'), tools: [askingTool(p), externalTool(), ...extraTools], model: scriptedModel(leafTurns) }),
   })
   const midTurns: ScriptedTurn[] = parallel
     ? [[...callTool('m1', 'dig', { task: 'one' }), ...callTool('m2', 'dig', { task: 'two' })], [...say('Dug twice.')]]
@@ -97,6 +97,20 @@ test("replyStream on the root with a descendant's input event yields the root's 
   assert.ok(events.every((e) => e.reply_id === root.state.reply_id), "only the root's reply")
   assert.equal(events.map((e) => e.type).slice(0, 2), ['TOOL_RESULT_TEXT_DELTA', 'TOOL_RESULT_END'])
   assert.is(events.at(-1)!.type, 'REPLY_END')
+  checkTree(root)
+})
+
+test("leaving a root stream that follows a descendant's answer stops the whole tree", async () => {
+  const leafTool = slowTool(probe(), { name: 'slow', ms: 60_000 })
+  const root = tree(probe(), [[...callTool('d1', 'delete_file', { path: '/a' })], [...callTool('s1', 'slow', { x: 'a' })], [...say('never')]], { extraTools: [leafTool] })
+  await root.reply('go')
+  for await (const event of root.replyStream(approveEvent(leafOf(root).state, 'd1'), { descendants: true })) {
+    if (event.type === 'TOOL_RESULT_START' && event.tool_call_id === 's1') break
+  }
+  for (const agent of treeOf(root)) {
+    assert.is(agent.state.status, 'idle', `${agent.name} is idle`)
+    assert.is(agent.state.context.at(-1)!.finished_reason, 'interrupted')
+  }
   checkTree(root)
 })
 
