@@ -30,7 +30,7 @@ import { checkOutputSchema, recordedOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsF
 import { callerTool, type Tool } from './tools.js'
 import { descendantEvents$ } from './subagents/descendants.js'
 import { childLinks } from './subagents/links.js'
-import { ownerOfCall, ownerOfReply, treeRunning, treeWaitingFor, type CallRef } from './subagents/tree.js'
+import { ownerOfCall, ownerOfReply, replyTreeUsage, treeRunning, treeWaitingFor, type CallRef } from './subagents/tree.js'
 
 export const DEFAULT_INTERRUPT_TEXT = 'I notice the interruption. How can I help you?'
 
@@ -141,8 +141,11 @@ export class Agent {
   async reply(input: AgentInput, options: ReplyOptions = {}): Promise<Reply> {
     const run = this.start(input, options)
     for await (const _ of run) void _
-    const msg = run.result()
+    const result = run.result()
     const { status, reply_id } = this.state
+    // A reply that ran sub-agents reports the usage of its whole tree in its metadata.
+    const tree_usage = result.finished_reason === 'completed' ? replyTreeUsage(result) : null
+    const msg = tree_usage ? { ...result, metadata: { ...result.metadata, tree_usage } } : result
     return asReply(msg, status === 'paused' && reply_id === msg.id ? treeWaitingFor(this) : [])
   }
 

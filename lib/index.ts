@@ -29,4 +29,4 @@ export type { Hub, HubOptions, SessionHandle, SessionInfo, SessionStore, Session
 export type { Command as SessionCommand } from './hub/commands.js'
 export { createServer, DEFAULT_LIMITS, type ServerOptions, type FetchHandler, type ServerLimits } from './server/index.js'
 export { remoteAgent, RemoteAgent, type RemoteAgentOptions, type RemoteReplyOptions, type RemoteConnection } from './client/remoteAgent.js'
-export { agentTool, DEFAULT_MAX_DEPTH, subagentStoppedReminder, treeWaitingFor, treeUsage, descendantEvents$, type AgentToolOptions, type SubagentOptions } from './subagents/index.js'
+export { agentTool, DEFAULT_MAX_DEPTH, subagentStoppedReminder, treeWaitingFor, treeUsage, replyTreeUsage, descendantEvents$, type AgentToolOptions, type SubagentOptions } from './subagents/index.js'

@@ -12,6 +12,7 @@ import type { ReplyEndEvent } from '../events.js'
 import { defineTool, type Permission, type Tool, type ToolContext, type ToolResultObject } from '../tools.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
 import { depthOf, linkChild } from './links.js'
+import { treeUsage } from './tree.js'
 import { watchParkedCall } from './parkedCall.js'
 
 /** What a sub-agent is made of: an agent's options, without the log and the session, which the tree gives it. */
@@ -127,7 +128,8 @@ async function* runChild(
 
 /** The call's result once the child's reply ended; `text` is the child's text not streamed into the call yet. */
 const outcome = (child: Agent, end: ReplyEndEvent, text: string, structured: boolean): ToolResultObject => {
-  const metadata = { child_session_id: child.session_id }
+  // The usage of the child's tree, so the parent's log alone can sum a reply's tree (replyTreeUsage).
+  const metadata = { child_session_id: child.session_id, usage: treeUsage(child) }
   switch (end.finished_reason) {
     case 'completed': {
       const msg = selectEndedReply(child.state, end.reply_id)

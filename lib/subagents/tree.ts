@@ -2,6 +2,7 @@
 // for (a paused sub-agent call stands for the calls its child waits for), which agent owns a call
 // or a reply, whether anything in the tree still runs, and its usage summed.
 import { AgentError } from '../errors.js'
+import { UsageSchema, zeroUsage, type Msg, type Usage } from '../messages.js'
 import type { WaitingCall } from '../text.js'
 import type { AgentState } from '../../reducers/state.js'
 import { childLinks, childOfCall, type TreeMember } from './links.js'
@@ -73,3 +74,17 @@ export const treeUsage = (root: TreeMember): AgentState['usage'] => {
   }
   return total
 }
+
+/**
+ * A finished reply's usage with its sub-agents' (each sub-agent call's result records its child's
+ * tree usage in `metadata.usage`), from the reply's message alone; null when it has no sub-agent call.
+ */
+export const replyTreeUsage = (msg: Msg): Usage | null => {
+  const children = msg.content.flatMap((b) => (b.type === 'tool_result' && typeof b.metadata.child_session_id === 'string' && isUsage(b.metadata.usage) ? [b.metadata.usage] : []))
+  if (!children.length) return null
+  const total = { ...(msg.usage ?? zeroUsage()) }
+  for (const usage of children) for (const key of Object.keys(total) as (keyof Usage)[]) total[key] += usage[key]
+  return total
+}
+
+const isUsage = (value: unknown): value is Usage => UsageSchema.safeParse(value).success

@@ -43,7 +43,7 @@ test("the child's text streams into the call's TOOL_RESULT_TEXT_DELTAs and is it
   assert.ok(deltas.length > 1, 'the text reached the call as it was produced, in several deltas')
   assert.is(textOfOutput(resultOf(agent).output), 'Paris is the capital.')
   assert.is(resultOf(agent).state, 'success')
-  assert.equal(resultOf(agent).metadata, { child_session_id: child.session_id })
+  assert.is(resultOf(agent).metadata.child_session_id, child.session_id)
 })
 
 test('with an output schema the result is the structured value as JSON', async () => {
@@ -113,12 +113,14 @@ test('types of the parent reply: the call is an ordinary tool round', async () =
 const textOfOutput = (output: ToolResultBlock['output']): string =>
   typeof output === 'string' ? output : output.map((b) => (b.type === 'text' ? b.text : '')).join('')
 
-test('treeUsage sums the usage every log of the tree keeps on its own', async () => {
+test('treeUsage sums the usage every log of the tree keeps on its own; the reply reports its tree usage in its metadata', async () => {
   const counted = agentTool({ name: 'research', description: 'R', agent: { name: 'Researcher', model: scriptedModel([[...say('Paris.'), usage(5, 2)]]) } })
   const agent = lead([counted], [[...callTool('c1', 'research', { task: 'Q' }), usage(10, 3)], [...say('It is Paris.'), usage(20, 4)]])
-  await agent.reply('Q')
+  const reply = await agent.reply('Q')
   const [child] = agent.children()
   assert.is(child.state.usage.input_tokens, 5)
+  assert.equal(resultOf(agent).metadata.usage, { input_tokens: 5, output_tokens: 2, cache_input_tokens: 0, cache_creation_input_tokens: 0 }, "the call's result records its child's usage")
+  assert.equal(reply.metadata.tree_usage, { input_tokens: 35, output_tokens: 9, cache_input_tokens: 0, cache_creation_input_tokens: 0 }, "the root's reply reports its tree's usage")
   assert.is(agent.state.usage.input_tokens, 30, "the parent's log keeps its own usage only")
   assert.equal(treeUsage(agent), { input_tokens: 35, output_tokens: 9, cache_input_tokens: 0, cache_creation_input_tokens: 0 })
 })
