@@ -12,6 +12,7 @@ import { asapScheduler, auditTime, concat, defer, EMPTY, from, merge, mergeMap, 
 import type { Clock } from '../lib/clock.js'
 import { createEvent } from '../lib/clock.js'
 import type { AgentEvent } from '../lib/events.js'
+import type { PermissionRule, ToolCallBlock } from '../lib/messages.js'
 import type { StateObservable } from '../lib/store.js'
 import type { AgentState } from '../reducers/state.js'
 import { callModel } from './callModel.js'
@@ -56,7 +57,10 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
         work.push(concat(defer(() => compactContext(state$, deps)), defer(() => callModel(state$, deps, action.tool_choice))))
         break
       case 'run':
-        decisions.push(createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }))
+        decisions.push(
+          createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }),
+          createEvent(clock, 'TOOL_STARTED', { reply_id, tool_call_id: action.call.id }),
+        )
         work.push(runTool(clock, reply_id, action.call, action.tool, action.input))
         break
       case 'answer':
@@ -67,7 +71,7 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
         submitted.push(createEvent(clock, 'REQUIRE_EXTERNAL_EXECUTION', { reply_id, tool_calls: [{ ...action.call, state: 'submitted' }] }))
         break
       case 'ask':
-        asked.push(createEvent(clock, 'REQUIRE_USER_CONFIRM', { reply_id, tool_calls: [{ ...action.call, state: 'asking' }] }))
+        asked.push(createEvent(clock, 'REQUIRE_USER_CONFIRM', { reply_id, tool_calls: [{ ...action.call, state: 'asking', suggested_rules: suggestedRules(action.call) }] }))
         break
       case 'end':
         decisions.push(createEvent(clock, 'REPLY_END', { session_id: session_id!, reply_id, finished_reason: action.reason, error: null }))
@@ -82,3 +86,6 @@ const answer = (clock: Clock, reply_id: string, tool_call_id: string, tool_call_
   createEvent(clock, 'TOOL_RESULT_TEXT_DELTA', { reply_id, tool_call_id, delta: text }),
   createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state, metadata: {} }),
 ]
+
+/** The rule an "always allow" of an asking call grants: this tool, any input (AgentScope's suggestion for a tool without finer rules). */
+const suggestedRules = (call: ToolCallBlock): PermissionRule[] => [{ tool_name: call.name, rule_content: null, behavior: 'allow', source: 'suggested' }]

@@ -111,6 +111,14 @@ const checkInReply = (reply: Reply, event: AgentEvent, fail: (why: string) => vo
         else c.submitted = true
       }
       return
+    case 'TOOL_STARTED': {
+      const c = call(event.tool_call_id)
+      if (c?.result !== 'open' || c.submitted) fail(`call ${event.tool_call_id} has no open result to run`)
+      return
+    }
+    case 'EXCEED_MAX_ITERS':
+      if (reply.modelOpen || openCalls().length) fail('the reply still has work open')
+      return
     case 'EXTERNAL_EXECUTION_RESULT':
       for (const { id } of event.execution_results) if (!call(id)?.submitted || call(id)!.result !== 'open') fail(`call ${id} is not waiting for an external result`)
       return

@@ -20,13 +20,16 @@ export const reply = (state: AgentState, event: AgentEvent): AgentState => {
     case 'REPLY_END':
       return { ...state, status: 'idle', waiting_for: [], loop: null }
     case 'MODEL_CALL_START':
-      return { ...state, cur_iter: state.cur_iter + 1, loop: { ...loop, model_call_open: true, model_call_usage: freshLoop().model_call_usage, round_start: state.reply_msg?.content.length ?? 0, round_calls: [], round_text: false } }
+      return { ...state, loop: { ...loop, model_call_open: true, model_call_usage: null, round_start: state.reply_msg?.content.length ?? 0, round_calls: [], round_text: false } }
     case 'MODEL_CALL_USAGE': {
       const { input_tokens, output_tokens, cache_input_tokens, cache_creation_input_tokens } = event
       return withLoop(state, { ...loop, model_call_usage: { input_tokens, output_tokens, cache_input_tokens, cache_creation_input_tokens } })
     }
-    case 'MODEL_CALL_END':
-      return withLoop(state, { ...loop, model_call_open: false })
+    case 'MODEL_CALL_END': {
+      // A model call that asked for no tool finishes its round.
+      const finished = event.finished_reason === 'completed' && loop.round_calls.length === 0
+      return { ...state, cur_iter: finished ? state.cur_iter + 1 : state.cur_iter, loop: { ...loop, model_call_open: false } }
+    }
     case 'TEXT_BLOCK_START':
       return loop.round_text ? state : withLoop(state, { ...loop, round_text: true })
     case 'TOOL_CALL_START':
@@ -43,12 +46,17 @@ export const reply = (state: AgentState, event: AgentEvent): AgentState => {
       const denial_reasons = typeof reason === 'string' ? { ...loop.denial_reasons, ...Object.fromEntries(denied.map((id) => [id, reason])) } : loop.denial_reasons
       return withStatus({ ...state, loop: { ...loop, denied: [...loop.denied, ...denied], ...(denial_reasons && { denial_reasons }) } })
     }
-    case 'TOOL_RESULT_END':
-      return withStatus(loop.denied.includes(event.tool_call_id) ? { ...state, loop: withoutDenial(loop, event.tool_call_id) } : state)
+    case 'TOOL_RESULT_END': {
+      const id = event.tool_call_id
+      const answered = loop.denied.includes(id) || !!loop.external?.includes(id)
+      const next = answered ? { ...state, loop: withoutAnswer(loop, id) } : state
+      return withStatus(roundFinishedByAgent(next, event.state, answered) ? { ...next, cur_iter: next.cur_iter + 1 } : next)
+    }
+    case 'EXTERNAL_EXECUTION_RESULT':
+      return withStatus({ ...state, loop: { ...loop, external: [...(loop.external ?? []), ...event.execution_results.map((r) => r.id)] } })
     case 'REQUIRE_USER_CONFIRM':
     case 'REQUIRE_EXTERNAL_EXECUTION':
     case 'TOOL_RESULT_START':
-    case 'EXTERNAL_EXECUTION_RESULT':
       return withStatus(state)
     default:
       return state
@@ -89,10 +97,20 @@ const withStatus = (state: AgentState): AgentState => {
   return { ...state, status, waiting_for }
 }
 
-/** `loop` once the denial of `id` is recorded: no longer denied, its reason dropped. */
-const withoutDenial = (loop: LoopState, id: string): LoopState => {
-  const { denial_reasons, ...rest } = loop
+/**
+ * A result the agent recorded (a tool it ran, or an answer it made) that leaves no call of the
+ * round without a result finishes the round. Results of the user's answers (denials, external
+ * results) and the results an interrupt writes do not: AgentScope records those outside its loop.
+ */
+const roundFinishedByAgent = (state: AgentState, resultState: string, answered: boolean): boolean =>
+  !answered && resultState !== 'interrupted' && !state.loop!.closing && unfinishedCalls(state.reply_msg, state.loop!).length === 0
+
+/** `loop` once the user's answer to `id` is recorded: no longer denied (its reason dropped) nor awaited from outside. */
+const withoutAnswer = (loop: LoopState, id: string): LoopState => {
+  const { denial_reasons, external, ...rest } = loop
   const next: LoopState = { ...rest, denied: loop.denied.filter((d) => d !== id) }
+  const awaited = external?.filter((e) => e !== id)
+  if (awaited?.length) next.external = awaited
   if (!denial_reasons) return next
   const { [id]: _dropped, ...others } = denial_reasons
   return Object.keys(others).length ? { ...next, denial_reasons: others } : next

@@ -10,8 +10,8 @@ export type ReplyStatus = 'idle' | 'running' | 'paused'
 export interface LoopState {
   /** A model call has started and not ended. */
   model_call_open: boolean
-  /** The usage the open model call has reported so far. */
-  model_call_usage: Usage
+  /** The usage the open model call has reported so far; null until it reports some. */
+  model_call_usage: Usage | null
   /** Where the latest model call's blocks start in the reply message (new blocks are unique from here). */
   round_start: number
   /** Ids of the tool calls of the latest model call, in order. */
@@ -20,6 +20,8 @@ export interface LoopState {
   round_text: boolean
   /** Calls the user denied whose denial result is not recorded yet. */
   denied: string[]
+  /** Calls whose external result was received and is being recorded. */
+  external?: string[]
   /** The reasons the user gave for some of `denied` (the USER_CONFIRM_RESULT's `metadata.reason`); absent when none. */
   denial_reasons?: Record<string, string>
   /** An interrupt was requested: nothing more is planned, the reply is being closed. */
@@ -46,7 +48,12 @@ export interface AgentState {
   /** The reply in progress, or the last one. */
   reply_id: string | null
   status: ReplyStatus
-  /** Reasoning steps (model calls) of the reply so far. */
+  /**
+   * Reasoning-acting rounds of the reply finished so far, as AgentScope counts them: a model call
+   * that asked for no tool, or the tools the agent ran until every call of the round had its
+   * result. A round finished by the user's answers alone (denials, external results) or cut by an
+   * interrupt does not count.
+   */
   cur_iter: number
   context: Msg[]
   reply_msg: Msg | null
@@ -78,7 +85,7 @@ export const initialState = (): AgentState => ({
 
 export const freshLoop = (): LoopState => ({
   model_call_open: false,
-  model_call_usage: zeroUsage(),
+  model_call_usage: null,
   round_start: 0,
   round_calls: [],
   round_text: false,

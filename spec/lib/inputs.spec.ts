@@ -99,7 +99,7 @@ test('approve(callId) confirms the call, the tool runs and the reply ends', asyn
   const confirm = agent.log[before]
   assert.is(confirm.type, 'USER_CONFIRM_RESULT')
   if (confirm.type === 'USER_CONFIRM_RESULT') assert.equal(confirm.confirm_results.map((r) => [r.confirmed, r.tool_call.id, r.tool_call.input]), [[true, 'c1', '{"path":"/tmp/x"}']])
-  assert.equal(typesAfter(agent.log, before).slice(0, 4), ['USER_CONFIRM_RESULT', 'TOOL_RESULT_START', 'TOOL_RESULT_TEXT_DELTA', 'TOOL_RESULT_END'])
+  assert.equal(typesAfter(agent.log, before).slice(0, 5), ['USER_CONFIRM_RESULT', 'TOOL_RESULT_START', 'TOOL_STARTED', 'TOOL_RESULT_TEXT_DELTA', 'TOOL_RESULT_END'])
 })
 
 test('approve(callId, { input }) runs the tool with the edited input (an object or a JSON string)', async () => {

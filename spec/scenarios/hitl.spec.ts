@@ -4,7 +4,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import {
-  callTool, ExternalExecutionResultEvent, INTERRUPTION_REMINDER, say, ToolResultBlock, UserConfirmResultEvent,
+  callTool, outputText, ExternalExecutionResultEvent, INTERRUPTION_REMINDER, say, ToolResultBlock, UserConfirmResultEvent,
   UserInterruptEvent, UserMsg, type ToolCallBlock, type ToolResultBlock as ResultBlock,
 } from '../../lib/index.js'
 import { denialText } from '../../effects/plan.js'
@@ -13,7 +13,7 @@ import { askingTool, externalTool } from '../helpers/hitl.js'
 
 const test = suite('scenarios/hitl')
 const results = (agent: { state: { context: { content: unknown[] }[] } }) =>
-  (agent.state.context.at(-1)!.content as ResultBlock[]).filter((b) => b.type === 'tool_result').map((r) => [r.id, r.state, r.output])
+  (agent.state.context.at(-1)!.content as ResultBlock[]).filter((b) => b.type === 'tool_result').map((r) => [r.id, r.state, outputText(r.output)])
 
 test('C: a call that asks parks the reply with REQUIRE_USER_CONFIRM and no REPLY_END; confirming resumes without REPLY_START', async () => {
   const p = probe()
@@ -93,7 +93,7 @@ test('C: a sequential batch stops at the first call that asks; a partial confirm
   assert.not.ok(types(partial).includes('REQUIRE_USER_CONFIRM'), 'the rest is not announced a second time')
   assert.is(con.agent.state.status, 'paused')
   assert.equal(con.agent.state.waiting_for.map((c) => c.id), ['b-2'])
-  assert.is(con.agent.state.cur_iter, 1, 'cur_iter waits until every call of the round has a result')
+  assert.is(con.agent.state.cur_iter, 0, 'a round counts once every call of it has a result')
   await collect(con.agent.replyStream(UserConfirmResultEvent({ reply_id, confirm_results: [{ confirmed: true, tool_call: b2 }] })))
   assert.equal(results(con.agent).map(([id, state]) => `${id}:${state}`).sort(), ['b-1:success', 'b-2:success', 'b-3:denied'])
   assert.is(con.agent.state.status, 'idle')

@@ -5,7 +5,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
 import {
-  AgentError, callTool, createAgent, defineTool, ExternalExecutionResultEvent, ModelError, say, scriptedModel, ToolResultBlock,
+  AgentError, callTool, outputText, createAgent, defineTool, ExternalExecutionResultEvent, ModelError, say, scriptedModel, ToolResultBlock,
   UserConfirmResultEvent, UserInterruptEvent, UserMsg, type Agent, type ToolResultBlock as ResultBlock,
 } from '../../lib/index.js'
 import { checkInvariants, collect, makeAgent, probe, slowTool, twoToolScript, types } from '../helpers/fixtures.js'
@@ -107,7 +107,7 @@ test('a tool that throws, invalid JSON, a schema failure and an unknown tool bec
   assert.is(msg.finished_reason, 'completed')
   const results = agent.state.context[1].content.filter((b): b is ResultBlock => b.type === 'tool_result')
   assert.equal(results.map((r) => r.state), ['error', 'error', 'error', 'error'])
-  const outputs = results.map((r) => r.output as string)
+  const outputs = results.map((r) => outputText(r.output))
   assert.match(outputs[0], 'disk full')
   assert.match(outputs[1], 'not valid JSON')
   assert.match(outputs[2], 'n:')

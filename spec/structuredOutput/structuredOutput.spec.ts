@@ -29,7 +29,7 @@ test('a valid generate_response call ends the reply: the message carries the val
   assert.equal(agent.state.context.at(-1)!.structured_output, { city: 'Oslo', celsius: 4 }, 'the context holds the value too')
   assert.equal([...new Set(types(agent.log))].sort(), [
     'MODEL_CALL_END', 'MODEL_CALL_START', 'MODEL_CALL_USAGE', 'REPLY_END', 'REPLY_START', 'TEXT_BLOCK_DELTA', 'TEXT_BLOCK_END', 'TEXT_BLOCK_START',
-    'TOOL_CALL_DELTA', 'TOOL_CALL_END', 'TOOL_CALL_START', 'TOOL_RESULT_END', 'TOOL_RESULT_START', 'TOOL_RESULT_TEXT_DELTA', 'USER_MESSAGE',
+    'TOOL_CALL_DELTA', 'TOOL_CALL_END', 'TOOL_CALL_START', 'TOOL_RESULT_END', 'TOOL_RESULT_START', 'TOOL_RESULT_TEXT_DELTA', 'TOOL_STARTED', 'USER_MESSAGE',
   ], 'only ordinary events')
   assert.equal(protocolProblems(agent.log), [])
   assert.equal(checkLog(agent.log).violations, [])
