@@ -12,6 +12,8 @@ import { asapScheduler, auditTime, concat, defer, EMPTY, from, merge, mergeMap, 
 import type { Clock } from '../lib/clock.js'
 import { createEvent } from '../lib/clock.js'
 import type { AgentEvent } from '../lib/events.js'
+import { TextBlock } from '../lib/factories.js'
+import { OUTPUT_REMINDER_SOURCE } from '../lib/structuredOutput.js'
 import type { PermissionRule, ToolCallBlock } from '../lib/messages.js'
 import type { StateObservable } from '../lib/store.js'
 import type { AgentState } from '../reducers/state.js'
@@ -52,10 +54,12 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
   const asked: AgentEvent[] = []
   for (const action of actions) {
     switch (action.kind) {
-      case 'model':
-        // A compaction, when the context is over its limit, comes first; the call then reads the compacted state.
-        work.push(concat(defer(() => compactContext(state$, deps)), defer(() => callModel(state$, deps, action.tool_choice))))
+      case 'model': {
+        // The hint goes in first; a compaction, when the context is over its limit, comes next; the call then reads the compacted state.
+        const hint = action.hint === undefined ? [] : [createEvent(clock, 'HINT_ADDED', { reply_id, block_id: clock.id(), hint: [TextBlock(action.hint, clock)], source: OUTPUT_REMINDER_SOURCE })]
+        work.push(concat(from(hint), defer(() => compactContext(state$, deps)), defer(() => callModel(state$, deps, action.tool_choice))))
         break
+      }
       case 'run':
         decisions.push(
           createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }),
@@ -74,6 +78,8 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
         asked.push(createEvent(clock, 'REQUIRE_USER_CONFIRM', { reply_id, tool_calls: [{ ...action.call, state: 'asking', suggested_rules: suggestedRules(action.call) }] }))
         break
       case 'end':
+        // AgentScope still sends its deprecated EXCEED_MAX_ITERS right before such an end.
+        if (action.reason === 'exceed_max_iters') decisions.push(createEvent(clock, 'EXCEED_MAX_ITERS', { reply_id, name: deps.name }))
         decisions.push(createEvent(clock, 'REPLY_END', { session_id: session_id!, reply_id, finished_reason: action.reason, error: null }))
     }
   }

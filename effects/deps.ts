@@ -14,7 +14,7 @@ export interface AgentDeps {
   tools: ReadonlyMap<string, Tool>
   /** The structured-output tool the current reply must end with, or null. */
   output: string | null
-  /** That tool's input schema (JSON Schema), which REPLY_START records (`metadata.output_schema`), or null. */
+  /** That tool's input schema (JSON Schema), which the USER_MESSAGE records (`metadata.output_schema`), or null. */
   outputSchema: Record<string, unknown> | null
   maxIters: number
   /** When and how the context is compacted before a model call, or null (never). */

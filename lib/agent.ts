@@ -138,7 +138,7 @@ export class Agent {
   async reply(input: AgentInput, options: ReplyOptions = {}): Promise<Reply> {
     const run = this.start(input, options)
     for await (const _ of run) void _
-    const msg = run.result()
+    const msg = this.typedOutput(run.result())
     const { status, reply_id, waiting_for } = this.state
     return asReply(msg, status === 'paused' && reply_id === msg.id ? waiting_for : [])
   }
@@ -251,11 +251,13 @@ export class Agent {
     if (event?.type === 'USER_MESSAGE') this.useOutput(options.output ?? this.output)
     else if (event) this.useOutput(this.resumedOutput())
     if (event && options.metadata) Object.assign(event.metadata, JSON.parse(JSON.stringify(options.metadata)))
+    // The output schema the reply asks for, so that a process that resumes it asks for the same value.
+    if (event?.type === 'USER_MESSAGE' && this.deps.outputSchema) event.metadata.output_schema = this.deps.outputSchema
     return event
   }
 
   /**
-   * The structured output of the reply an input resumes: the schema its REPLY_START recorded, as
+   * The structured output of the reply an input resumes: the schema its USER_MESSAGE recorded, as
    * this process gave it when it started the reply (a zod schema says more than its JSON Schema),
    * or rebuilt from the record in a process that did not; none when none was recorded.
    */
@@ -264,6 +266,17 @@ export class Agent {
     if (recorded === null) return null
     if (this.replyOutput && JSON.stringify(this.deps.outputSchema) === recorded) return this.replyOutput
     return recordedOutputSchema(JSON.parse(recorded) as Record<string, unknown>)
+  }
+
+  /** The message with its structured output (the output tool's arguments) parsed by this process's schema, so that its defaults and transforms apply. */
+  private typedOutput(msg: Msg): Msg {
+    if (!msg.structured_output || !this.replyOutput) return msg
+    try {
+      const parsed = this.replyOutput.safeParse(msg.structured_output)
+      return parsed.success ? { ...msg, structured_output: parsed.data as Record<string, unknown> } : msg
+    } catch {
+      return msg
+    }
   }
 
   /** Replaces the caller's tools of the previous reply with these (the agent's own tools keep their names). */
@@ -278,7 +291,7 @@ export class Agent {
     this.replyOutput = schema
     this.deps.tools = toolsForOutput(this.tools, schema)
     this.deps.output = schema ? STRUCTURED_OUTPUT_TOOL : null
-    // What REPLY_START records: the output tool's input schema, as the model is shown it.
+    // What the USER_MESSAGE records: the output tool's input schema, as the model is shown it.
     this.deps.outputSchema = schema ? this.deps.tools.get(STRUCTURED_OUTPUT_TOOL)!.spec.input_schema as Record<string, unknown> : null
   }
 

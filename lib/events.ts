@@ -81,6 +81,8 @@ export const CustomEventSchema = event('CUSTOM', { name: z.string(), value: z.re
 export const UserMessageEventSchema = event('USER_MESSAGE', { msg: MsgSchema })
 export const InterruptRequestedEventSchema = event('INTERRUPT_REQUESTED', reply)
 export const ModelCallUsageEventSchema = event('MODEL_CALL_USAGE', { ...reply, ...usage })
+/** A hint block the agent adds to the reply for the model without streaming it (the structured-output reminder): in the context, not yielded. */
+export const HintAddedEventSchema = event('HINT_ADDED', { ...block, hint: HintBlockSchema.shape.hint, source: z.string().nullable() })
 /** A local tool's `execute` is called (after its TOOL_RESULT_START): its result's output is a list of blocks, as AgentScope's. */
 export const ToolStartedEventSchema = event('TOOL_STARTED', call)
 /** The context was compacted during a reply: `summary` stands in for the history up to `covers`, with the summarizing call's usage. */
@@ -103,7 +105,7 @@ export const InputEventSchema = z.discriminatedUnion('type', [
   UserConfirmResultEventSchema, ExternalExecutionResultEventSchema, UserInterruptEventSchema,
 ])
 export const OwnEventSchema = z.discriminatedUnion('type', [
-  UserMessageEventSchema, InterruptRequestedEventSchema, ModelCallUsageEventSchema, ToolStartedEventSchema, ContextCompactedEventSchema, CustomEventSchema,
+  UserMessageEventSchema, InterruptRequestedEventSchema, ModelCallUsageEventSchema, ToolStartedEventSchema, HintAddedEventSchema, ContextCompactedEventSchema, CustomEventSchema,
 ])
 export const AgentEventSchema = z.discriminatedUnion('type', [
   ...OutputEventSchema.options, ...InputEventSchema.options, ...OwnEventSchema.options,

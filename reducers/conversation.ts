@@ -77,6 +77,7 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent, loop: LoopState | null): Ms
       return replaceBlock(msg, findBlockIndex(msg, 'data', event.block_id), (b: DataBlock) =>
         b.finished_at !== null || b.source.type !== 'base64' ? b : { ...b, source: { ...b.source, data: b.source.data + event.data, media_type: event.media_type } })
     case 'HINT_BLOCK':
+    case 'HINT_ADDED':
       if (findBlockIndex(msg, 'hint', event.block_id, roundStart) >= 0) return msg
       return appendBlock(msg, { type: 'hint', id: event.block_id, hint: event.hint, source: event.source, created_at: event.created_at, finished_at: event.created_at })
     case 'MODEL_CALL_END':

@@ -116,6 +116,11 @@ const checkInReply = (reply: Reply, event: AgentEvent, fail: (why: string) => vo
       if (c?.result !== 'open' || c.submitted) fail(`call ${event.tool_call_id} has no open result to run`)
       return
     }
+    case 'HINT_ADDED':
+      if (reply.modelOpen) fail('a model call is open (a hint comes between model calls)')
+      if (reply.blocks.has(event.block_id)) fail(`block ${event.block_id} added twice`)
+      reply.blocks.set(event.block_id, 'closed')
+      return
     case 'EXCEED_MAX_ITERS':
       if (reply.modelOpen || openCalls().length) fail('the reply still has work open')
       return

@@ -6,11 +6,18 @@ import type { AgentEvent } from '../lib/events.js'
 import type { Msg, ToolCallBlock } from '../lib/messages.js'
 import { findToolCall } from './blocks.js'
 import { copyState } from './shapes.js'
+import { argumentsOf, STRUCTURED_OUTPUT_TOOL } from './structuredOutput.js'
 import { freshLoop, type AgentState, type LoopState } from './state.js'
 
 export const reply = (state: AgentState, event: AgentEvent): AgentState => {
-  if (event.type === 'REPLY_START') {
+  // The output schema a message asks for waits in a fresh loop for the REPLY_START that follows
+  // (logs before 0.2 recorded it on the REPLY_START itself).
+  if (event.type === 'USER_MESSAGE') {
     const { output_schema } = event.metadata
+    return isJsonObject(output_schema) ? { ...state, loop: { ...freshLoop(), output_schema } } : state.loop && state.status === 'idle' ? { ...state, loop: null } : state
+  }
+  if (event.type === 'REPLY_START') {
+    const output_schema = event.metadata.output_schema ?? (state.status === 'idle' ? state.loop?.output_schema : undefined)
     const loop = isJsonObject(output_schema) ? { ...freshLoop(), output_schema } : freshLoop()
     return { ...state, session_id: event.session_id, reply_id: event.reply_id, status: 'running', cur_iter: 0, waiting_for: [], loop }
   }
@@ -20,7 +27,7 @@ export const reply = (state: AgentState, event: AgentEvent): AgentState => {
     case 'REPLY_END':
       return { ...state, status: 'idle', waiting_for: [], loop: null }
     case 'MODEL_CALL_START':
-      return { ...state, loop: { ...loop, model_call_open: true, model_call_usage: null, round_start: state.reply_msg?.content.length ?? 0, round_calls: [], round_text: false } }
+      return { ...state, loop: { ...loop, model_call_open: true, model_call_usage: null, round_start: state.reply_msg?.content.length ?? 0, round_calls: [], round_final: false } }
     case 'MODEL_CALL_USAGE': {
       const { input_tokens, output_tokens, cache_input_tokens, cache_creation_input_tokens } = event
       return withLoop(state, { ...loop, model_call_usage: { input_tokens, output_tokens, cache_input_tokens, cache_creation_input_tokens } })
@@ -28,10 +35,9 @@ export const reply = (state: AgentState, event: AgentEvent): AgentState => {
     case 'MODEL_CALL_END': {
       // A model call that asked for no tool finishes its round.
       const finished = event.finished_reason === 'completed' && loop.round_calls.length === 0
-      return { ...state, cur_iter: finished ? state.cur_iter + 1 : state.cur_iter, loop: { ...loop, model_call_open: false } }
+      const round_final = finished && !thinkingOnly(state.reply_msg, loop.round_start)
+      return { ...state, cur_iter: finished ? state.cur_iter + 1 : state.cur_iter, loop: { ...loop, model_call_open: false, round_final } }
     }
-    case 'TEXT_BLOCK_START':
-      return loop.round_text ? state : withLoop(state, { ...loop, round_text: true })
     case 'TOOL_CALL_START':
       return loop.round_calls.includes(event.tool_call_id) ? state : withLoop(state, { ...loop, round_calls: [...loop.round_calls, event.tool_call_id] })
     // USER_INTERRUPT is admitted only while paused, but one sent during the delivery of a burst
@@ -49,7 +55,9 @@ export const reply = (state: AgentState, event: AgentEvent): AgentState => {
     case 'TOOL_RESULT_END': {
       const id = event.tool_call_id
       const answered = loop.denied.includes(id) || !!loop.external?.includes(id)
-      const next = answered ? { ...state, loop: withoutAnswer(loop, id) } : state
+      const structured_output = event.state === 'success' && loop.output_schema ? outputOf(state.reply_msg, id) : undefined
+      const updated = answered ? withoutAnswer(loop, id) : loop
+      const next = answered || structured_output ? { ...state, loop: structured_output ? { ...updated, structured_output } : updated } : state
       return withStatus(roundFinishedByAgent(next, event.state, answered) ? { ...next, cur_iter: next.cur_iter + 1 } : next)
     }
     case 'EXTERNAL_EXECUTION_RESULT':
@@ -114,6 +122,20 @@ const withoutAnswer = (loop: LoopState, id: string): LoopState => {
   if (!denial_reasons) return next
   const { [id]: _dropped, ...others } = denial_reasons
   return Object.keys(others).length ? { ...next, denial_reasons: others } : next
+}
+
+/** A model call's output (its blocks from `from` on) that is nothing but thinking is not an answer. */
+const thinkingOnly = (msg: Msg | null, from: number): boolean => {
+  const content = msg?.content ?? []
+  if (content.length <= from) return false
+  for (let i = from; i < content.length; i++) if (content[i].type !== 'thinking') return false
+  return true
+}
+
+/** The arguments of call `id` when it is a call of the structured-output tool (checked by the tool when it succeeded). */
+const outputOf = (msg: Msg | null, id: string): Record<string, unknown> | undefined => {
+  const call = findToolCall(msg, id)
+  return call?.name === STRUCTURED_OUTPUT_TOOL ? argumentsOf(call.input) ?? undefined : undefined
 }
 
 const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)

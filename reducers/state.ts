@@ -16,8 +16,8 @@ export interface LoopState {
   round_start: number
   /** Ids of the tool calls of the latest model call, in order. */
   round_calls: string[]
-  /** The latest model call streamed some text. */
-  round_text: boolean
+  /** The latest model call gave a final answer: it completed without tool calls and not with thinking only. */
+  round_final: boolean
   /** Calls the user denied whose denial result is not recorded yet. */
   denied: string[]
   /** Calls whose external result was received and is being recorded. */
@@ -26,8 +26,10 @@ export interface LoopState {
   denial_reasons?: Record<string, string>
   /** An interrupt was requested: nothing more is planned, the reply is being closed. */
   closing: boolean
-  /** The JSON Schema of the structured output the reply ends with (REPLY_START's `metadata.output_schema`); absent when none. */
+  /** The JSON Schema of the structured output the reply ends with (the USER_MESSAGE's `metadata.output_schema`); absent when none. */
   output_schema?: Record<string, unknown>
+  /** The structured output, once a call of the output tool succeeded: that call's arguments. */
+  structured_output?: Record<string, unknown>
 }
 
 /** A summary that stands in for the history before a position (see reducers/compaction.ts). */
@@ -88,7 +90,7 @@ export const freshLoop = (): LoopState => ({
   model_call_usage: null,
   round_start: 0,
   round_calls: [],
-  round_text: false,
+  round_final: false,
   denied: [],
   closing: false,
 })

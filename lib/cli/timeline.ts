@@ -80,6 +80,7 @@ export const timeline = (events: readonly AgentEvent[]): Entry[] => {
       case 'DATA_BLOCK_END':
         return close(e.block_id, seq)
       case 'HINT_BLOCK':
+      case 'HINT_ADDED':
         return line(seq, `hint ${quote(typeof e.hint === 'string' ? e.hint : e.hint.map((b) => (b.type === 'text' ? b.text : '[data]')).join(''))}`)
       case 'TOOL_CALL_START':
         return void open(`call:${e.tool_call_id}`, seq, e.tool_call_name, (g) => `tool call ${g.head}(${args(g.text)}) [${e.tool_call_id}]`)
