@@ -39,10 +39,11 @@ export const advanceReply = (event$: Observable<AgentEvent>, state$: StateObserv
 }
 
 /**
- * Synchronous decisions first (answers, the STARTs of the tools about to run or be submitted, end),
- * then the submissions and the asks, which park, so the state never looks parked while the batch is
- * still being decided; then the work that takes time. A consumer that interrupts on one of the
- * decisions stops the work before it starts (takeUntil completes the concat first).
+ * The synchronous decisions first, in call order as AgentScope makes them (an answer's result, a
+ * run's TOOL_RESULT_START, a submission's START and REQUIRE_EXTERNAL_EXECUTION, an ask's
+ * REQUIRE_USER_CONFIRM), then the end; then the work that takes time. The reply counts as parked
+ * only once the whole burst is folded (ReplyRun checks after it). A consumer that interrupts on one
+ * of the decisions stops the work before it starts (takeUntil completes the concat first).
  */
 const perform = (actions: Action[], state: AgentState, state$: StateObservable, deps: AgentDeps): Observable<AgentEvent> => {
   const { reply_id: id, session_id } = state
@@ -50,8 +51,6 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
   const { clock } = deps
   const decisions: AgentEvent[] = []
   const work: Observable<AgentEvent>[] = []
-  const submitted: AgentEvent[] = []
-  const asked: AgentEvent[] = []
   for (const action of actions) {
     switch (action.kind) {
       case 'model': {
@@ -71,11 +70,13 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
         decisions.push(...answer(clock, reply_id, action.call.id, action.call.name, action.state, action.text))
         break
       case 'submit':
-        decisions.push(createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }))
-        submitted.push(createEvent(clock, 'REQUIRE_EXTERNAL_EXECUTION', { reply_id, tool_calls: [{ ...action.call, state: 'submitted' }] }))
+        decisions.push(
+          createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }),
+          createEvent(clock, 'REQUIRE_EXTERNAL_EXECUTION', { reply_id, tool_calls: [{ ...action.call, state: 'submitted' }] }),
+        )
         break
       case 'ask':
-        asked.push(createEvent(clock, 'REQUIRE_USER_CONFIRM', { reply_id, tool_calls: [{ ...action.call, state: 'asking', suggested_rules: suggestedRules(action.call) }] }))
+        decisions.push(createEvent(clock, 'REQUIRE_USER_CONFIRM', { reply_id, tool_calls: [{ ...action.call, state: 'asking', suggested_rules: suggestedRules(action.call) }] }))
         break
       case 'end':
         // AgentScope still sends its deprecated EXCEED_MAX_ITERS right before such an end.
@@ -83,8 +84,7 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
         decisions.push(createEvent(clock, 'REPLY_END', { session_id: session_id!, reply_id, finished_reason: action.reason, error: null }))
     }
   }
-  const now = [...decisions, ...submitted, ...asked]
-  return now.length ? concat(from(now), merge(...work)) : merge(...work)
+  return decisions.length ? concat(from(decisions), merge(...work)) : merge(...work)
 }
 
 const answer = (clock: Clock, reply_id: string, tool_call_id: string, tool_call_name: string, state: 'error' | 'denied', text: string): AgentEvent[] => [

@@ -59,9 +59,14 @@ export const planNextStep = (state: AgentState, { tools, maxIters, output = null
     return [{ kind: 'model', tool_choice: 'auto' }]
   }
   const batch = firstOpenBatch(round, tools)
+  // As AgentScope: while a call waits for the user or an external result, pending calls wait too;
+  // and one confirmation per tool in a batch (the rule it suggests covers the tool's other calls).
+  const awaiting = round.some((c) => (c.state === 'asking' && !isDeniedByUser(state, c.id)) || c.state === 'submitted')
+  const askedTools = new Set<string>()
   const actions: Action[] = []
   for (const call of batch) {
     if (call.state === 'finished' || call.state === 'submitted' || isRunning(state, call)) continue
+    if (call.state === 'pending' && awaiting) continue
     if (isDeniedByUser(state, call.id)) {
       actions.push({ kind: 'answer', call, state: 'denied', text: denialText(call.name, loop.denial_reasons?.[call.id]) })
       continue
@@ -79,7 +84,10 @@ export const planNextStep = (state: AgentState, { tools, maxIters, output = null
     }
     const permission = call.state === 'allowed' ? 'allow' : decide(state, tool, call, parsed.input)
     if (permission === 'deny') actions.push({ kind: 'answer', call, state: 'denied', text: denialText(call.name) })
-    else if (permission === 'ask') actions.push({ kind: 'ask', call })
+    else if (permission === 'ask') {
+      if (!askedTools.has(call.name)) actions.push({ kind: 'ask', call })
+      askedTools.add(call.name)
+    }
     else if (typeof permission !== 'string') actions.push({ kind: 'answer', call, state: 'error', text: permission.error })
     else if (tool.external) actions.push({ kind: 'submit', call })
     else actions.push({ kind: 'run', call, tool, input: parsed.input })

@@ -4,7 +4,7 @@
 // a call that is already finished (a late result after an interrupt), are ignored on purpose.
 import type { AgentEvent } from '../lib/events.js'
 import type { DataBlock, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock, Usage } from '../lib/messages.js'
-import { appendBlock, findBlockIndex, replaceBlock, setBlock } from './blocks.js'
+import { appendBlock, findBlockIndex, moveBlockToEnd, replaceBlock, setBlock } from './blocks.js'
 import { compactBlock, withInput, withOutput, withReplyMsg, withText, withThinking } from './shapes.js'
 import type { AgentState, LoopState } from './state.js'
 import { recordStructuredOutput } from './structuredOutput.js'
@@ -131,7 +131,10 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent, loop: LoopState | null): Ms
     case 'TOOL_RESULT_END': {
       const { seq: _seq, ...metadata } = event.metadata
       const closed = updateResult(msg, event.tool_call_id, (r) => (compactBlock(r), { ...r, state: event.state, metadata, finished_at: event.created_at }))
-      return closed === msg ? msg : recordStructuredOutput(updateCall(closed, event.tool_call_id, (c) => ({ ...c, state: 'finished' })), event)
+      if (closed === msg) return msg
+      // Results stand in the order they completed in, as AgentScope adds them (a result still running moves behind).
+      const ended = moveBlockToEnd(closed, findBlockIndex(closed, 'tool_result', event.tool_call_id))
+      return recordStructuredOutput(updateCall(ended, event.tool_call_id, (c) => ({ ...c, state: 'finished' })), event)
     }
     default:
       return msg
