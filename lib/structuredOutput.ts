@@ -13,7 +13,7 @@ import { STRUCTURED_OUTPUT_TOOL } from '../reducers/structuredOutput.js'
 import { defineTool, type Tool } from './tools.js'
 import { isZod4Schema } from './zodSchema.js'
 
-export { STRUCTURED_OUTPUT_TOOL } from '../reducers/structuredOutput.js'
+export { STRUCTURED_OUTPUT_TOOL, structuredOutputOf } from '../reducers/structuredOutput.js'
 
 /** A reply's message whose `structured_output` is typed from the output schema (null: no value). */
 export type StructuredMsg<T> = Omit<Msg, 'structured_output'> & { structured_output: T | null }

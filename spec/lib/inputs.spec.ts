@@ -129,7 +129,7 @@ test('two calls that ask one after the other (not concurrency-safe): approving t
   assert.equal(done.waiting_for, [])
 })
 
-test('two concurrency-safe calls ask together; approving one keeps the reply paused on the other until it is answered', async () => {
+test('two concurrency-safe calls of one asking tool ask one at a time (AgentScope: the rule the first suggests covers the tool); each runs once approved', async () => {
   const ran: string[] = []
   const safe = defineTool({
     name: 'delete_file', description: 'Deletes a file', input: z.object({ path: z.string() }), permission: 'ask', concurrencySafe: true,
@@ -143,11 +143,12 @@ test('two concurrency-safe calls ask together; approving one keeps the reply pau
     model: scriptedModel([[...callTool('c1', 'delete_file', { path: '/a' }), ...callTool('c2', 'delete_file', { path: '/b' })], [...say('Both handled.')]]),
   })
   const paused = await agent.reply('delete both')
-  assert.equal(paused.waiting_for.map((c) => c.id), ['c1', 'c2'])
-  const again = await agent.approve('c2')
-  assert.equal(again.waiting_for.map((c) => c.id), ['c1'])
-  const done = await agent.approve('c1')
-  assert.equal(ran.sort(), ['/a', '/b'])
+  assert.equal(paused.waiting_for.map((c) => c.id), ['c1'])
+  const again = await agent.approve('c1')
+  assert.equal(again.waiting_for.map((c) => c.id), ['c2'])
+  assert.equal(ran, ['/a'])
+  const done = await agent.approve('c2')
+  assert.equal(ran, ['/a', '/b'])
   assert.is(done.text, 'Both handled.')
 })
 
