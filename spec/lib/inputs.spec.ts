@@ -94,7 +94,7 @@ test('approve(callId) confirms the call, the tool runs and the reply ends', asyn
   const before = agent.log.length
   const reply = await agent.approve('c1')
   assert.equal(ran, ['/tmp/x'])
-  assert.is(reply.text, 'Deleting.All done.')
+  assert.is(reply.text, 'Deleting.\n\nAll done.', 'texts of two model calls are separated by a blank line')
   assert.is(reply.finished_reason, 'completed')
   const confirm = agent.log[before]
   assert.is(confirm.type, 'USER_CONFIRM_RESULT')
