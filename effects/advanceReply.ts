@@ -14,6 +14,8 @@ import { createEvent } from '../lib/clock.js'
 import type { AgentEvent } from '../lib/events.js'
 import { TextBlock } from '../lib/factories.js'
 import { OUTPUT_REMINDER_SOURCE } from '../lib/structuredOutput.js'
+import { RUNTIME_HINT_SOURCE, runtimeHint } from '../lib/runtime/hints.js'
+import { selectConversation } from '../reducers/selectors.js'
 import type { PermissionRule, ToolCallBlock } from '../lib/messages.js'
 import type { StateObservable } from '../lib/store.js'
 import type { AgentState } from '../reducers/state.js'
@@ -56,7 +58,7 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
       case 'model': {
         // The hint goes in first; a compaction, when the context is over its limit, comes next; the call then reads the compacted state.
         const hint = action.hint === undefined ? [] : [createEvent(clock, 'HINT_ADDED', { reply_id, block_id: clock.id(), hint: [TextBlock(action.hint, clock)], source: OUTPUT_REMINDER_SOURCE })]
-        work.push(concat(from(hint), defer(() => compactContext(state$, deps)), defer(() => callModel(state$, deps, action.tool_choice))))
+        work.push(concat(from(hint), defer(() => compactContext(state$, deps)), defer(() => runtimeHintEvents(state$, deps)), defer(() => callModel(state$, deps, action.tool_choice))))
         break
       }
       case 'run':
@@ -85,6 +87,14 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
     }
   }
   return decisions.length ? concat(from(decisions), merge(...work)) : merge(...work)
+}
+
+/** The runtime hint before a model call, when it is on and due (the one place the clock is read for it). */
+const runtimeHintEvents = (state$: StateObservable, { runtimeHints, clock }: AgentDeps): Observable<AgentEvent> => {
+  if (!runtimeHints) return EMPTY
+  const text = state$.peek((state) => runtimeHint(selectConversation(state), Date.parse(clock.now()), runtimeHints))
+  const reply_id = state$.peek((state) => state.reply_id!)
+  return text === null ? EMPTY : from([createEvent(clock, 'HINT_BLOCK', { reply_id, block_id: clock.id(), hint: [TextBlock(text, clock)], source: RUNTIME_HINT_SOURCE })])
 }
 
 const answer = (clock: Clock, reply_id: string, tool_call_id: string, tool_call_name: string, state: 'error' | 'denied', text: string): AgentEvent[] => [

@@ -4,6 +4,7 @@
 import type { CompactionSettings } from '../lib/compaction.js'
 import type { Clock } from '../lib/clock.js'
 import type { ChatModel } from '../lib/model.js'
+import type { RuntimeHintSettings } from '../lib/runtime/hints.js'
 import type { Tool } from '../lib/tools.js'
 
 export interface AgentDeps {
@@ -17,6 +18,8 @@ export interface AgentDeps {
   /** That tool's input schema (JSON Schema), which the USER_MESSAGE records (`metadata.output_schema`), or null. */
   outputSchema: Record<string, unknown> | null
   maxIters: number
+  /** Runtime hints (the current time) before model calls, or null (off). */
+  runtimeHints: RuntimeHintSettings | null
   /** When and how the context is compacted before a model call, or null (never). */
   compaction: CompactionSettings | null
   clock: Clock

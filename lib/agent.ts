@@ -28,6 +28,7 @@ import { asReply, type Reply } from './text.js'
 import { createStore, type Store } from './store.js'
 import { checkOutputSchema, recordedOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsForOutput, type StructuredMsg } from './structuredOutput.js'
 import { callerTool, type Tool } from './tools.js'
+import { runtimeHintSettings, type RuntimeHintOptions } from './runtime/hints.js'
 
 export const DEFAULT_INTERRUPT_TEXT = 'I notice the interruption. How can I help you?'
 
@@ -36,7 +37,7 @@ export interface AgentOptions {
   sysPrompt?: string
   model: ChatModel
   tools?: Tool[]
-  /** Reasoning steps per reply before a last, tool-less call sums up (default 50). */
+  /** Reasoning-acting rounds per reply before it ends with `exceed_max_iters` (default 50). */
   maxIters?: number
   /** Where the events go (default: in memory). An existing log is restored. */
   log?: LogStore
@@ -47,6 +48,12 @@ export interface AgentOptions {
   output?: z.ZodType
   /** Summarize the older context before a model call whose estimated input is over a limit. */
   compaction?: CompactionOptions
+  /**
+   * Add a hint with the current time before a model call when the context has none, or an older
+   * one than `intervalHours` (AgentScope's runtime-state injection; off by default). The hint is a
+   * HINT_BLOCK in the log, so replay reads no clock.
+   */
+  runtimeHints?: boolean | RuntimeHintOptions
   clock?: Clock
 }
 
@@ -74,6 +81,7 @@ export class Agent {
     checkAgentOptions(options)
     if (options.output !== undefined) checkOutputSchema(options.output, 'createAgent')
     const compaction = compactionSettings(options.compaction)
+    const runtimeHints = runtimeHintSettings(options.runtimeHints)
     const { name, sysPrompt = '', model, tools = [], maxIters = 50, log = memoryLog(), clock = systemClock } = options
     const snapshot = log.snapshot?.() ?? null
     const restored = snapshot ? replay(log.read({ fromSeq: snapshot.seq }), snapshot.state) : replay(log.events)
@@ -83,7 +91,7 @@ export class Agent {
     this.logStore = log
     this.tools = new Map(tools.map((t) => [t.name, t]))
     this.output = options.output ?? null
-    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, compaction, clock }
+    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, runtimeHints, compaction, clock }
     this.useOutput(this.output)
     this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)

@@ -8,7 +8,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
 import {
-  callTool, defineTool, ExternalExecutionResultEvent, INTERRUPTION_REMINDER, outputText, replay, say, TextBlock, ToolResultBlock,
+  callTool, counterClock, defineTool, ExternalExecutionResultEvent, INTERRUPTION_REMINDER, outputText, replay, say, TextBlock, ToolResultBlock,
   UserConfirmResultEvent, UserInterruptEvent, UserMsg, usage,
   type AgentEvent, type Msg, type OutputEvent, type ScriptedTurn, type Tool, type ToolCallBlock, type ToolResultBlock as ResultBlock,
 } from '../../lib/index.js'
@@ -210,6 +210,32 @@ test('9. a confirmation that denies some calls and approves others records the d
   ])
   assert.is(agent.state.cur_iter, 2)
   checkInvariants(agent)
+})
+
+test('10. runtime hints (off by default): a HINT_BLOCK with the current time before a model call when none is recent; replay reads no clock', async () => {
+  const plain = makeAgent([say('Hi.')], [])
+  await plain.agent.reply(UserMsg({ content: 'Hi' }))
+  assert.not.ok(types(plain.agent.log).includes('HINT_BLOCK'), 'off by default')
+
+  const { agent, model } = makeAgent([callTool('c1', 'get_weather', { city: 'Paris' }), say('Sunny.'), say('Still sunny.')], [weather],
+    { runtimeHints: { timeZone: 'Asia/Tokyo' }, clock: counterClock('t', Date.UTC(2026, 6, 1, 3, 0, 0)) })
+  const events = await collect(agent.replyStream(UserMsg({ content: 'weather' })))
+  assert.equal(types(events).slice(0, 3), ['REPLY_START', 'HINT_BLOCK', 'MODEL_CALL_START'])
+  assert.is(types(events).filter((t) => t === 'HINT_BLOCK').length, 1, 'the second model call of the reply is within the interval')
+  const hint = events[1]
+  assert.ok(hint.type === 'HINT_BLOCK' && hint.source === '{"label": "System", "sublabel": "Runtime State"}')
+  const text = hint.type === 'HINT_BLOCK' ? outputText(hint.hint) : ''
+  assert.match(text, '<current-time>2026-07-01T12:00:00</current-time>')
+  assert.match(text, '<timezone>Asia/Tokyo</timezone>')
+  assert.equal(model.requests[0].messages.at(-1)!.content.map((b) => b.type), ['hint'], 'the model reads it')
+  assert.equal(replay(agent.log), agent.state)
+
+  const every = makeAgent([say('A.'), say('B.')], [], { runtimeHints: { intervalHours: 0 } })
+  await every.agent.reply(UserMsg({ content: '1' }))
+  await every.agent.reply(UserMsg({ content: '2' }))
+  assert.is(every.agent.log.filter((e) => e.type === 'HINT_BLOCK').length, 2, 'interval 0: a new time before every call')
+  for (const runtimeHints of [{ timeZone: 'Mars/Olympus' }, { intervalHours: -1 }, 'yes'])
+    assert.throws(() => makeAgent([], [], { runtimeHints: runtimeHints as never }), (e: unknown) => e instanceof Error && /runtimeHints/.test(e.message))
 })
 
 test.run()
