@@ -1,6 +1,6 @@
 // Structured output (`npx tsx examples/structuredOutput.ts`): the reply ends with a value of a zod
-// schema, through the built-in `GenerateStructuredOutput` tool (STRUCTURED_OUTPUT_TOOL). The scripted model first sends a value
-// that fails validation, sees the error result, and corrects itself.
+// schema, through the built-in `GenerateStructuredOutput` tool (STRUCTURED_OUTPUT_TOOL). The
+// scripted model first sends a value that fails validation, sees the error result, and corrects itself.
 import { z } from 'zod'
 import { callTool, createAgent, scriptedModel, STRUCTURED_OUTPUT_TOOL, UserMsg } from 'agentlog'
 

@@ -5,7 +5,7 @@
 // expect: process 1: paused, waiting for delete_file {"path":"/tmp/report.txt"}; exiting
 // expect: process 2: the log says the reply waits for delete_file
 // expect: process 2: ran delete /tmp/report.txt
-// expect: process 2: reply completed: Deleting it. / Deleted it.
+// expect: process 2: reply completed: Deleting it. Deleted it.
 // expect: process 1: the second process finished with code 0
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -42,6 +42,6 @@ if (!logPath) {
   const [call] = agent.state.waiting_for
   console.log(`process 2: the log says the reply waits for ${call.name}`)
   const reply = await agent.approve(call.id)
-  console.log(`process 2: reply ${reply.finished_reason}: ${reply.text.replace(/\n\n/g, ' / ')}`)
+  console.log(`process 2: reply ${reply.finished_reason}: ${reply.text.replace(/\s+/g, ' ')}`)
   await agent.close()
 }

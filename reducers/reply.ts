@@ -11,7 +11,7 @@ import { freshLoop, type AgentState, type LoopState } from './state.js'
 
 export const reply = (state: AgentState, event: AgentEvent): AgentState => {
   // The output schema a message asks for waits in a fresh loop for the REPLY_START that follows
-  // (logs before 0.2 recorded it on the REPLY_START itself).
+  // (logs of earlier versions recorded it on the REPLY_START itself).
   if (event.type === 'USER_MESSAGE') {
     const { output_schema } = event.metadata
     return isJsonObject(output_schema) ? { ...state, loop: { ...freshLoop(), output_schema } } : state.loop && state.status === 'idle' ? { ...state, loop: null } : state

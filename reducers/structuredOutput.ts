@@ -1,7 +1,7 @@
 // The reply's structured output. As AgentScope: the built-in tool `GenerateStructuredOutput`, whose
 // arguments are the value once a call of it succeeded (the reply slice keeps them in
 // `loop.structured_output`); the context's message does not carry it, the message `reply()`
-// resolves to does. Logs written before 0.2 used `generate_response`, whose successful result's
+// resolves to does. Logs of earlier versions used `generate_response`, whose successful result's
 // metadata carried the value onto the message (`structured_output`, `metadata.structured_output`):
 // they replay as they were.
 import type { ToolResultEndEvent } from '../lib/events.js'
@@ -11,7 +11,7 @@ import { findBlockIndex, findToolCall } from './blocks.js'
 export const STRUCTURED_OUTPUT_TOOL = 'GenerateStructuredOutput'
 const LEGACY_OUTPUT_TOOL = 'generate_response'
 
-/** Logs before 0.2: a successful `generate_response` result gives the message its value. */
+/** Logs of earlier versions: a successful `generate_response` result gives the message its value. */
 export const recordStructuredOutput = (msg: Msg, event: ToolResultEndEvent): Msg => {
   const value = event.metadata.structured_output
   if (event.state !== 'success' || typeof value !== 'object' || value === null || Array.isArray(value)) return msg
