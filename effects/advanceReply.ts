@@ -86,6 +86,10 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
         decisions.push(createEvent(clock, 'REPLY_END', { session_id: session_id!, reply_id, finished_reason: action.reason, error: null }))
     }
   }
+  // Runs decided after an ask or a submission are announced first, so the reply never looks parked mid-burst.
+  const firstParking = decisions.findIndex((e) => e.type === 'REQUIRE_USER_CONFIRM' || e.type === 'REQUIRE_EXTERNAL_EXECUTION')
+  const laterRuns = firstParking < 0 ? [] : decisions.slice(firstParking).flatMap((e) => (e.type === 'TOOL_STARTED' ? [e.tool_call_id] : []))
+  if (laterRuns.length) decisions.unshift(createEvent(clock, 'RUNS_DECIDED', { reply_id, tool_call_ids: laterRuns }))
   return decisions.length ? concat(from(decisions), merge(...work)) : merge(...work)
 }
 

@@ -83,6 +83,8 @@ export const InterruptRequestedEventSchema = event('INTERRUPT_REQUESTED', reply)
 export const ModelCallUsageEventSchema = event('MODEL_CALL_USAGE', { ...reply, ...usage })
 /** A hint block the agent adds to the reply for the model without streaming it (the structured-output reminder): in the context, not yielded. */
 export const HintAddedEventSchema = event('HINT_ADDED', { ...block, hint: HintBlockSchema.shape.hint, source: z.string().nullable() })
+/** The calls of a batch the agent is about to run, announced when an ask or a submission of the batch comes first: the reply is not parked until they started. */
+export const RunsDecidedEventSchema = event('RUNS_DECIDED', { ...reply, tool_call_ids: z.array(z.string().min(1)).min(1) })
 /** A local tool's `execute` is called (after its TOOL_RESULT_START): its result's output is a list of blocks, as AgentScope's. */
 export const ToolStartedEventSchema = event('TOOL_STARTED', call)
 /** The context was compacted during a reply: `summary` stands in for the history up to `covers`, with the summarizing call's usage. */
@@ -105,7 +107,7 @@ export const InputEventSchema = z.discriminatedUnion('type', [
   UserConfirmResultEventSchema, ExternalExecutionResultEventSchema, UserInterruptEventSchema,
 ])
 export const OwnEventSchema = z.discriminatedUnion('type', [
-  UserMessageEventSchema, InterruptRequestedEventSchema, ModelCallUsageEventSchema, ToolStartedEventSchema, HintAddedEventSchema, ContextCompactedEventSchema, CustomEventSchema,
+  UserMessageEventSchema, InterruptRequestedEventSchema, ModelCallUsageEventSchema, ToolStartedEventSchema, RunsDecidedEventSchema, HintAddedEventSchema, ContextCompactedEventSchema, CustomEventSchema,
 ])
 export const AgentEventSchema = z.discriminatedUnion('type', [
   ...OutputEventSchema.options, ...InputEventSchema.options, ...OwnEventSchema.options,

@@ -206,12 +206,24 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
       if (state.reply_msg && state.reply_msg.id === this.reply_id) return state.reply_msg
       const last = this.reply_id ? selectEndedReply(state, this.reply_id) : undefined
       if (last) return last
+      // A no-op input for a reply that left no message (interrupted before any output): what it resolved to.
+      const ended = this.reply_id ? lastEndOf(this.agent.log, this.reply_id) : undefined
+      if (ended) return endedReplyMsg(ended, undefined, this.agent.name, this.agent.interruptText)!
       throw new Error('The reply produced no message.')
     }
     if (end.finished_reason === 'error') throw new ModelError(end.error ?? { type: 'unknown', message: 'The model call failed.' })
     if (end.finished_reason === 'interrupted' && this.options.rejectOnInterrupt) throw new AbortError(end.reply_id)
     return endedReplyMsg(end, selectEndedReply(state, end.reply_id), this.agent.name, this.agent.interruptText)!
   }
+}
+
+/** The REPLY_END of reply `reply_id`, searching the log from its end. */
+const lastEndOf = (log: readonly AgentEvent[], reply_id: string): ReplyEndEvent | undefined => {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const event = log[i]
+    if (event.type === 'REPLY_END' && event.reply_id === reply_id) return event
+  }
+  return undefined
 }
 
 /** What reply() resolves to when the maximum iterations end a reply (AgentScope's text). */

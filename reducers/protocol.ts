@@ -116,6 +116,9 @@ const checkInReply = (reply: Reply, event: AgentEvent, fail: (why: string) => vo
       if (c?.result !== 'open' || c.submitted) fail(`call ${event.tool_call_id} has no open result to run`)
       return
     }
+    case 'RUNS_DECIDED':
+      for (const id of event.tool_call_ids) if (call(id)?.result !== 'none') fail(`call ${id} cannot be decided now`)
+      return
     case 'HINT_ADDED':
       if (reply.modelOpen) fail('a model call is open (a hint comes between model calls)')
       if (reply.blocks.has(event.block_id)) fail(`block ${event.block_id} added twice`)

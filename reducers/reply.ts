@@ -62,9 +62,17 @@ export const reply = (state: AgentState, event: AgentEvent): AgentState => {
     }
     case 'EXTERNAL_EXECUTION_RESULT':
       return withStatus({ ...state, loop: { ...loop, external: [...(loop.external ?? []), ...event.execution_results.map((r) => r.id)] } })
+    case 'RUNS_DECIDED':
+      return withLoop(state, { ...loop, starting: [...(loop.starting ?? []), ...event.tool_call_ids] })
+    case 'TOOL_RESULT_START':
+      if (loop.starting?.includes(event.tool_call_id)) {
+        const starting = loop.starting.filter((id) => id !== event.tool_call_id)
+        const { starting: _started, ...rest } = loop
+        return withStatus({ ...state, loop: starting.length ? { ...rest, starting } : rest })
+      }
+      return withStatus(state)
     case 'REQUIRE_USER_CONFIRM':
     case 'REQUIRE_EXTERNAL_EXECUTION':
-    case 'TOOL_RESULT_START':
       return withStatus(state)
     default:
       return state
@@ -97,7 +105,7 @@ const withStatus = (state: AgentState): AgentState => {
   if (loop.closing) return state
   const open = unfinishedCalls(state.reply_msg, loop)
   const waiting = open.filter((c) => (c.state === 'asking' && !loop.denied.includes(c.id)) || c.state === 'submitted')
-  const busy = loop.model_call_open || loop.denied.length > 0 || open.some((c) => c.state === 'allowed')
+  const busy = loop.model_call_open || loop.denied.length > 0 || !!loop.starting?.length || open.some((c) => c.state === 'allowed')
   const paused = !busy && waiting.length > 0
   const status = paused ? 'paused' : 'running'
   const waiting_for = paused ? waiting : []

@@ -20,6 +20,8 @@ export interface LoopState {
   round_final: boolean
   /** Calls the user denied whose denial result is not recorded yet. */
   denied: string[]
+  /** Calls a RUNS_DECIDED announced that have not started yet (the reply is busy until they have). */
+  starting?: string[]
   /** Calls whose external result was received and is being recorded. */
   external?: string[]
   /** The reasons the user gave for some of `denied` (the USER_CONFIRM_RESULT's `metadata.reason`); absent when none. */

@@ -94,6 +94,7 @@ export const timeline = (events: readonly AgentEvent[]): Entry[] => {
       case 'TOOL_RESULT_START':
         return void open(`result:${e.tool_call_id}`, seq, e.tool_call_name, (g) => `result ${g.head} [${e.tool_call_id}]`)
       case 'TOOL_STARTED':
+      case 'RUNS_DECIDED':
         return
       case 'TOOL_RESULT_TEXT_DELTA':
         return grow(`result:${e.tool_call_id}`, seq, e.delta)

@@ -37,6 +37,7 @@ export const fixtures: Record<string, Record<string, unknown>> = {
   INTERRUPT_REQUESTED: r,
   MODEL_CALL_USAGE: { ...r, ...usage },
   TOOL_STARTED: c,
+  RUNS_DECIDED: { ...r, tool_call_ids: ['c-1'] },
   HINT_ADDED: { ...b, hint: [{ type: 'text', id: 't-2', text: 'call the tool', created_at: at, finished_at: at }], source: null },
   CONTEXT_COMPACTED: { ...r, summary: 'The user asked for the weather.', model_name: 'm', covers: { messages: 2, blocks: 0 }, ...usage },
   CUSTOM: { name: 'progress', value: { pct: 50 } },
