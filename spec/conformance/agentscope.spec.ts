@@ -197,6 +197,24 @@ test('9. one model call that asks and starts an external call keeps call order; 
   checkInvariants(agent)
 })
 
+test('9. an ask before a run in one concurrent batch keeps call order, and the reply parks only once the run is done', async () => {
+  const { agent } = makeAgent([[...callTool('c1', 'rename_file', { path: 'a' }), ...callTool('c2', 'get_weather', { city: 'Paris' })], say('Both.')],
+    [renameTool('rename_file'), weather])
+  const seen: [string, string][] = []
+  const watching = agent.events$.subscribe((event) => seen.push([event.type, agent.state.status]))
+  const events = await collect(agent.replyStream(UserMsg({ content: 'go' })))
+  watching.unsubscribe()
+  assert.equal(types(events).slice(-4), ['REQUIRE_USER_CONFIRM', 'TOOL_RESULT_START', 'TOOL_RESULT_TEXT_DELTA', 'TOOL_RESULT_END'])
+  const ask = seen.findIndex(([type]) => type === 'REQUIRE_USER_CONFIRM')
+  assert.equal(seen.slice(ask, -1).filter(([, status]) => status === 'paused'), [], 'not parked while the run of the batch is still to come')
+  assert.equal(seen.at(-1), ['TOOL_RESULT_END', 'paused'])
+  assert.equal([agent.state.status, agent.state.waiting_for.map((c) => c.id)], ['paused', ['c1']])
+  const reply = await agent.approve('c1')
+  assert.equal(results(lastMsg(agent)).map((r) => r.id), ['c2', 'c1'])
+  assert.is(reply.finished_reason, 'completed')
+  checkInvariants(agent)
+})
+
 test('9. a confirmation that denies some calls and approves others records the denials first, then runs the approved calls', async () => {
   const { agent } = makeAgent([[...callTool('c1', 'rename_file', { path: 'a' }), ...callTool('c2', 'chmod_file', { path: 'b' })], say('Locked b.')],
     [renameTool('rename_file'), renameTool('chmod_file')])
