@@ -12,7 +12,7 @@ import { DEFAULT_INTERRUPT_TEXT, type AgentInput } from '../agent.js'
 import { AbortError, AgentError, describe } from '../errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent } from '../events.js'
 import type { Msg } from '../messages.js'
-import { interruptionMsg } from '../replyRun.js'
+import { endedReplyMsg } from '../replyRun.js'
 import { readSse, responseError } from './sse.js'
 
 export interface RemoteAgentOptions {
@@ -130,11 +130,25 @@ export class RemoteAgent {
     for await (const event of this.replyStream(input, options)) last = event
     if (!last) throw new AgentError('INTERNAL', 'The reply stream ended without events.')
     await this.reach(typeof last.metadata.seq === 'number' ? last.metadata.seq : this.entries.length)
-    const message = selectEndedReply(this.state, last.reply_id) ?? this.state.reply_msg
+    const message = selectEndedReply(this.state, last.reply_id) ?? this.state.reply_msg ?? undefined
+    if (last.type === 'REPLY_END') {
+      if (last.finished_reason === 'interrupted' && options.rejectOnInterrupt) throw new AbortError(last.reply_id)
+      // A reply interrupted before the model produced anything has no message: its REPLY_START names the agent.
+      const name = message?.name ?? this.replyName(last.reply_id)
+      const ended = endedReplyMsg(last, message, name, this.options.interruptText ?? DEFAULT_INTERRUPT_TEXT)
+      if (ended) return ended
+    }
     if (!message) throw new AgentError('INTERNAL', `Reply ${last.reply_id} is not in the session's log.`)
-    if (last.type !== 'REPLY_END' || last.finished_reason !== 'interrupted') return message
-    if (options.rejectOnInterrupt) throw new AbortError(last.reply_id)
-    return interruptionMsg(last, message.name, this.options.interruptText ?? DEFAULT_INTERRUPT_TEXT)
+    return message
+  }
+
+  /** The agent name reply `reply_id` started with (its REPLY_START, read back from the end). */
+  private replyName(reply_id: string): string {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i]
+      if (e.type === 'REPLY_START' && e.reply_id === reply_id) return e.name
+    }
+    return ''
   }
 
   /** Interrupts the running or paused reply; resolves when it has ended. */

@@ -11,6 +11,7 @@ import { AgentError } from '../errors.js'
 import type { ReplyEndEvent } from '../events.js'
 import { defineTool, type Permission, type Tool, type ToolContext, type ToolResultObject } from '../tools.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
+import { structuredOutputOf } from '../../reducers/structuredOutput.js'
 import { depthOf, linkChild } from './links.js'
 import { treeUsage } from './tree.js'
 import { watchParkedCall } from './parkedCall.js'
@@ -132,9 +133,10 @@ const outcome = (child: Agent, end: ReplyEndEvent, text: string, structured: boo
   const metadata = { child_session_id: child.session_id, usage: treeUsage(child) }
   switch (end.finished_reason) {
     case 'completed': {
-      const msg = selectEndedReply(child.state, end.reply_id)
       if (!structured) return { output: text, metadata }
-      return { output: JSON.stringify(msg?.structured_output ?? null), metadata: { ...metadata, structured_output: msg?.structured_output ?? null } }
+      const msg = selectEndedReply(child.state, end.reply_id)
+      const value = msg ? structuredOutputOf(msg) : null
+      return { output: JSON.stringify(value), metadata: { ...metadata, structured_output: value } }
     }
     case 'interrupted':
       return { output: `${text}\n${subagentStoppedReminder(child.name)}`, state: 'interrupted', metadata }

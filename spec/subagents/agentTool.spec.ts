@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
-import { agentTool, callTool, counterClock, createAgent, defineTool, say, scriptedModel, treeUsage, usage, type Tool, type ToolResultBlock } from '../../lib/index.js'
+import { agentTool, callTool, counterClock, createAgent, defineTool, say, STRUCTURED_OUTPUT_TOOL, scriptedModel, treeUsage, usage, type Tool, type ToolResultBlock } from '../../lib/index.js'
 import { collect, types } from '../helpers/fixtures.js'
 import { checkTree, firstOf } from '../helpers/tree.js'
 
@@ -49,7 +49,7 @@ test("the child's text streams into the call's TOOL_RESULT_TEXT_DELTAs and is it
 test('with an output schema the result is the structured value as JSON', async () => {
   const report = agentTool({
     name: 'research', description: 'Researches', output: z.object({ city: z.string() }),
-    agent: { name: 'Researcher', model: scriptedModel([[...callTool('o1', 'generate_response', { city: 'Paris' })]]), clock: counterClock('r') },
+    agent: { name: 'Researcher', model: scriptedModel([[...callTool('o1', STRUCTURED_OUTPUT_TOOL, { city: 'Paris' })]]), clock: counterClock('r') },
   })
   const agent = lead([report])
   await agent.reply('Q')
