@@ -30,6 +30,7 @@ import { checkOutputSchema, recordedOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsF
 import { callerTool, type Tool } from './tools.js'
 import { descendantEvents$ } from './subagents/descendants.js'
 import { childLinks } from './subagents/links.js'
+import { reviveParked } from './subagents/revive.js'
 import { ownerOfCall, ownerOfReply, replyTreeUsage, treeRunning, treeWaitingFor, type CallRef } from './subagents/tree.js'
 import { runtimeHintSettings, type RuntimeHintOptions } from './runtime/hints.js'
 
@@ -103,6 +104,8 @@ export class Agent {
     this.state$ = this.store.state$
     // A log that ends inside a running reply (the process died) is closed like an interrupt.
     if (restored.status === 'running') for (const event of closeReply(restored, clock, { reason: 'interrupted' })) this.store.dispatch(event)
+    // A reply parked on sub-agents: they are reopened from their logs (an ended one answers its call).
+    if (restored.status === 'paused') this.reviveTree()
   }
 
   get state(): AgentState {
@@ -179,6 +182,11 @@ export class Agent {
     return this.reply(submitResultEvent(owner.state, callId, result, this.deps.clock), replyOptions)
   }
 
+  /** Reopens the parked sub-agents of a reply restored from its log, and theirs (lib/subagents/revive.ts). */
+  private reviveTree(): void {
+    reviveParked(this, this.tools, (child) => child.reviveTree())
+  }
+
   /**
    * The sub-agents this agent's calls ran in this process (agentTool), oldest first; each is an
    * Agent with its own session and log (their own children are on their `children()`).
@@ -192,6 +200,7 @@ export class Agent {
    * call is meant (a call of `waiting_for`, or its id).
    */
   private ownerOf(call: CallRef): [Agent, string] {
+    this.reviveTree()
     const named = typeof call === 'object' && call !== null
     const id = named ? call.id : call
     const mine = (!named || (call.session_id ?? this.session_id) === this.session_id) && this.state.waiting_for.some((c) => c.id === id)
@@ -209,6 +218,7 @@ export class Agent {
 
   /** Interrupts whatever is running (cancel) or paused (USER_INTERRUPT); resolves when the reply has ended. */
   async interrupt(): Promise<void> {
+    this.reviveTree()
     const { status, reply_id } = this.state
     if (this.store.failure) return
     if (status === 'running') this.cancel(reply_id!)
@@ -286,6 +296,7 @@ export class Agent {
 
   /** The sub-agent whose paused reply an input event answers (its reply_id is the sub-agent's), if any. */
   private descendantFor(input: AgentInput): Agent | undefined {
+    this.reviveTree()
     if (typeof input !== 'object' || input === null || !('reply_id' in input) || typeof input.reply_id !== 'string') return undefined
     const owner = this.state.reply_id === input.reply_id ? undefined : ownerOfReply(this, input.reply_id)
     return owner === this ? undefined : owner

@@ -14,7 +14,10 @@ import { selectEndedReply } from '../../reducers/selectors.js'
 import { structuredOutputOf } from '../../reducers/structuredOutput.js'
 import { depthOf, linkChild } from './links.js'
 import { treeUsage } from './tree.js'
-import { watchParkedCall } from './parkedCall.js'
+import { answerWhenPaused, watchParkedCall } from './parkedCall.js'
+import { registerReviver } from './revive.js'
+import type { LogStore } from '../log.js'
+import type { AgentEvent } from '../events.js'
 
 /** What a sub-agent is made of: an agent's options, without the log and the session, which the tree gives it. */
 export type SubagentOptions = Omit<AgentOptions, 'log' | 'session_id' | 'output'>
@@ -38,6 +41,11 @@ export interface AgentToolOptions<I extends z.ZodType> {
   maxDepth?: number
   concurrencySafe?: boolean
   permission?: Permission | ((input: z.infer<I>, state: unknown) => Permission)
+  /**
+   * Where each sub-agent's log goes, by its session id (default: in memory). A durable log lets a
+   * parent restored from its own log (another process, a restart) reopen a parked sub-agent.
+   */
+  log?: (session_id: string) => LogStore
 }
 
 /** The reminder the parent's model reads when the user stopped the sub-agent alone. */
@@ -53,15 +61,39 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
   if (!Number.isInteger(maxDepth) || maxDepth < 1)
     throw new AgentError('INVALID_OPTION', `agentTool("${name}"): maxDepth must be a whole number of at least 1; received ${String(maxDepth)}.`)
   const prompt = options.prompt ?? ((value: unknown) => (isTask(value) ? value.task : JSON.stringify(value)))
-  return defineTool({
+  const optionsFor = (value: unknown, context: ToolContext): AgentOptions => {
+    const made = typeof options.agent === 'function' ? options.agent(value, context) : options.agent
+    const session_id = childSessionOf(context)
+    return { ...made, session_id, ...(options.log && { log: options.log(session_id) }) }
+  }
+  const tool = defineTool({
     name, description, input, concurrencySafe: options.concurrencySafe, permission: options.permission,
     startMetadata: (_call, clock) => ({ child_session_id: clock.id() }),
-    execute: (value, context) => runChild(name, () => (typeof options.agent === 'function' ? options.agent(value, context) : options.agent), prompt(value), output, maxDepth, context),
+    execute: (value, context) => runChild(name, () => optionsFor(value, context), prompt(value), output, maxDepth, context),
   })
+  // A parked child reopened from its log: linked and watched again, or (its reply ended meanwhile:
+  // a crash closed it, or it was answered before the parent recorded it) its outcome answers the call.
+  registerReviver<Agent>(tool, (parent, { reply_id, tool_call_id, child_session_id }) => {
+    const call = parent.state.waiting_for.find((c) => c.id === tool_call_id)
+    if (!options.log || !call) return null
+    const value = input.safeParse(JSON.parse(call.input))
+    if (!value.success) return null
+    const context: ToolContext = { signal: new AbortController().signal, tool_call_id, reply_id, session_id: parent.session_id, agent: parent, metadata: { child_session_id } }
+    const child = createAgent(optionsFor(value.data, context))
+    linkChild(parent, { agent: child, reply_id, tool_call_id })
+    const childReply = child.state.reply_id
+    const text = childReply ? textSinceFirstPark(child.log, childReply) : ''
+    const result = (end: ReplyEndEvent, after: string) => outcome(child, end, after, output !== undefined)
+    const end = child.state.status === 'idle' ? [...child.log].reverse().find((e): e is ReplyEndEvent => e.type === 'REPLY_END') : undefined
+    if (end) answerWhenPaused(parent, { reply_id, tool_call_id }, result(end, text))
+    else watchParkedCall(parent, child, { reply_id, tool_call_id }, result, text)
+    return child
+  })
+  return tool
 }
 
 async function* runChild(
-  toolName: string, options: () => SubagentOptions, task: string, output: z.ZodType | undefined, maxDepth: number, context: ToolContext,
+  toolName: string, options: () => AgentOptions, task: string, output: z.ZodType | undefined, maxDepth: number, context: ToolContext,
 ): AsyncGenerator<string | ToolResultObject> {
   const { agent: parent, reply_id, session_id, tool_call_id, signal } = context
   if (!(parent instanceof Agent) || !reply_id || !session_id)
@@ -72,8 +104,8 @@ async function* runChild(
     yield { output: `Error: ${message}`, state: 'error', metadata: { error: { code: 'MAX_DEPTH', message } } }
     return
   }
-  const child_id = childSessionOf(context)
-  const child = createAgent({ ...options(), session_id: child_id })
+  const child = createAgent(options())
+  const child_id = child.session_id
   linkChild(parent, { agent: child, reply_id, tool_call_id })
   // The child's text joins the call's result as it comes, what arrived while the call's stream was
   // busy in one chunk. (Waiting longer to batch more would lose the chunk a Stop cuts off.)
@@ -151,6 +183,18 @@ const childSessionOf = (context: ToolContext): string => {
   const id = context.metadata?.child_session_id
   if (typeof id !== 'string') throw new AgentError('INVALID_OPTION', 'agentTool: the call has no child session id on its TOOL_RESULT_START.')
   return id
+}
+
+/** The text a child streamed after its reply first parked (what its parent's call has not recorded yet). */
+const textSinceFirstPark = (log: readonly AgentEvent[], reply_id: string): string => {
+  let parked = false
+  let text = ''
+  for (const event of log) {
+    if (!('reply_id' in event) || event.reply_id !== reply_id) continue
+    if (event.type === 'REQUIRE_USER_CONFIRM' || event.type === 'REQUIRE_EXTERNAL_EXECUTION') parked = true
+    else if (parked && event.type === 'TEXT_BLOCK_DELTA') text += event.delta
+  }
+  return text
 }
 
 const isTask = (value: unknown): value is { task: string } =>

@@ -15,10 +15,10 @@ export interface ParkedCall {
   tool_call_id: string
 }
 
-export const watchParkedCall = (parent: Agent, child: Agent, call: ParkedCall, outcome: (end: ReplyEndEvent, text: string) => ToolResultObject): void => {
+export const watchParkedCall = (parent: Agent, child: Agent, call: ParkedCall, outcome: (end: ReplyEndEvent, text: string) => ToolResultObject, textSoFar = ''): void => {
   const childReply = child.state.reply_id
   const watch = new Subscription()
-  let text = ''
+  let text = textSoFar
   watch.add(child.events$.subscribe((event) => {
     if (!('reply_id' in event) || event.reply_id !== childReply) return
     if (event.type === 'TEXT_BLOCK_DELTA') text += event.delta
@@ -37,7 +37,7 @@ export const watchParkedCall = (parent: Agent, child: Agent, call: ParkedCall, o
 }
 
 /** Gives the call its result once the parent's reply is paused (another call of its batch may still run). */
-const answerWhenPaused = (parent: Agent, call: ParkedCall, result: ToolResultObject): void => {
+export const answerWhenPaused = (parent: Agent, call: ParkedCall, result: ToolResultObject): void => {
   const { state, ...given } = result
   const answer = { ...given, state: state === 'submitted' ? 'error' as const : state }
   parent.state$.pipe(

@@ -1,0 +1,84 @@
+import { join } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { agentTool, callTool, createAgent, say, scriptedModel } from '../../lib/index.js'
+import { fileLog } from '../../lib/node.js'
+import { probe, type ToolProbe } from '../helpers/fixtures.js'
+import { askingTool } from '../helpers/hitl.js'
+import { checkTree, treeOf } from '../helpers/tree.js'
+import { tempDir } from '../log/helpers/files.js'
+
+const test = suite('subagents/revive')
+
+/** A scripted model that calls `calls` first and answers `answer` once the call has its result (so a restarted process goes on where the log is). */
+const model = (calls: ReturnType<typeof callTool>, answer: string) =>
+  scriptedModel([(request) => (JSON.stringify(request.messages).includes('"tool_result"') ? say(answer) : calls)], { onExhausted: 'repeat-last' })
+
+/** lead -> mid -> leaf, every log a file in `dir`; the leaf asks before deleting. Each call builds the agents a process would. */
+const tree = (dir: string, p: ToolProbe) => {
+  const logOf = (id: string) => fileLog(join(dir, `${id}.jsonl`))
+  const leaf = agentTool({
+    name: 'dig', description: 'Digs', log: logOf,
+    agent: () => ({ name: 'Leaf', tools: [askingTool(p)], model: model([...say('Deleting.'), ...callTool('d1', 'delete_file', { path: '/a' })], 'Deleted.') }),
+  })
+  const mid = agentTool({ name: 'research', description: 'R', log: logOf, agent: () => ({ name: 'Mid', tools: [leaf], model: model(callTool('m1', 'dig', { task: 'dig' }), 'Dug.') }) })
+  const logPath = join(dir, 'root.jsonl')
+  return createAgent({ name: 'Lead', tools: [mid], log: fileLog(logPath), model: model(callTool('c1', 'research', { task: 'go' }), 'Done.') })
+}
+
+const parkedTree = async () => {
+  const dir = tempDir()
+  const first = tree(dir, probe())
+  await first.reply('go')
+  const leaf = first.children()[0].children()[0]
+  assert.is(leaf.state.status, 'paused')
+  await first.close()
+  return { dir, session_id: first.session_id, leaf_session: leaf.session_id }
+}
+
+test('a tree parked in one process is answered from its root in the next: the sub-agents reopen from their logs', async () => {
+  const { dir, leaf_session } = await parkedTree()
+  const p = probe()
+  const root = tree(dir, p)
+  assert.is(root.state.status, 'paused')
+  const reply = await root.approve('d1')
+  assert.is(reply.finished_reason, 'completed')
+  assert.equal(p.started.map((s) => s.id), ['d1'])
+  assert.is(root.children()[0].children()[0].session_id, leaf_session, 'the same sub-agent session goes on')
+  assert.match(JSON.stringify(root.children()[0].state.context.at(-1)), /Deleted\./)
+  for (const agent of treeOf(root)) assert.is(agent.state.status, 'idle')
+  checkTree(root)
+  await root.close()
+})
+
+test('interrupting a reopened parked root closes every pending call of the tree, deepest first', async () => {
+  const { dir } = await parkedTree()
+  const root = tree(dir, probe())
+  const order: string[] = []
+  root.events$.subscribe((e) => e.type === 'REPLY_END' && order.push('Lead'))
+  await root.interrupt()
+  const mid = root.children()[0]
+  const leaf = mid.children()[0]
+  assert.ok(leaf, 'the parked sub-agents were reopened to be closed')
+  for (const agent of [leaf, mid, root]) assert.is(agent.log.at(-1)!.type, 'REPLY_END', `${agent.name}'s log ends its reply`)
+  assert.ok(leaf.log.at(-1)!.created_at <= mid.log.at(-1)!.created_at && mid.log.at(-1)!.created_at <= root.log.at(-1)!.created_at, 'deepest first')
+  checkTree(root)
+  await root.close()
+})
+
+test('a sub-agent answered on its own session while its parent was closed answers the parent once the tree reopens', async () => {
+  const { dir, leaf_session } = await parkedTree()
+  // Another process approves the leaf on its own session.
+  const p = probe()
+  const leaf = createAgent({ name: 'Leaf', tools: [askingTool(p)], session_id: leaf_session, log: fileLog(join(dir, `${leaf_session}.jsonl`)), model: model([], 'Deleted.') })
+  await leaf.approve('d1')
+  await leaf.close()
+  const root = tree(dir, probe())
+  for (let i = 0; i < 500 && root.state.status !== 'idle'; i++) await new Promise((resolve) => setTimeout(resolve, 2))
+  assert.is(root.state.status, 'idle')
+  assert.match(JSON.stringify(root.state.context.at(-1)), /Done\./)
+  checkTree(root)
+  await root.close()
+})
+
+test.run()
