@@ -30,7 +30,7 @@ import { checkOutputSchema, recordedOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsF
 import { callerTool, type Tool } from './tools.js'
 import { descendantEvents$ } from './subagents/descendants.js'
 import { childLinks } from './subagents/links.js'
-import { reviveParked } from './subagents/revive.js'
+import { reviveSubagents } from './subagents/revive.js'
 import { ownerOfCall, ownerOfReply, replyTreeUsage, treeRunning, treeWaitingFor, type CallRef } from './subagents/tree.js'
 import { runtimeHintSettings, type RuntimeHintOptions } from './runtime/hints.js'
 
@@ -102,10 +102,11 @@ export class Agent {
     log.onFailure?.((error) => this.store.fail(error))
     this.events$ = this.store.event$
     this.state$ = this.store.state$
+    // Sub-agents of the restored reply are reopened from their logs: a parked one is linked again (an
+    // ended one answers its call); one a crash cut is closed, before this reply (deepest first).
+    if (restored.status !== 'idle') this.reviveTree()
     // A log that ends inside a running reply (the process died) is closed like an interrupt.
     if (restored.status === 'running') for (const event of closeReply(restored, clock, { reason: 'interrupted' })) this.store.dispatch(event)
-    // A reply parked on sub-agents: they are reopened from their logs (an ended one answers its call).
-    if (restored.status === 'paused') this.reviveTree()
   }
 
   get state(): AgentState {
@@ -182,9 +183,9 @@ export class Agent {
     return this.reply(submitResultEvent(owner.state, callId, result, this.deps.clock), replyOptions)
   }
 
-  /** Reopens the parked sub-agents of a reply restored from its log, and theirs (lib/subagents/revive.ts). */
+  /** Reopens the sub-agents of a reply restored from its log, and theirs (lib/subagents/revive.ts). */
   private reviveTree(): void {
-    reviveParked(this, this.tools, (child) => child.reviveTree())
+    reviveSubagents(this, this.tools, (child) => child.reviveTree())
   }
 
   /**

@@ -73,14 +73,15 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
   })
   // A parked child reopened from its log: linked and watched again, or (its reply ended meanwhile:
   // a crash closed it, or it was answered before the parent recorded it) its outcome answers the call.
-  registerReviver<Agent>(tool, (parent, { reply_id, tool_call_id, child_session_id }) => {
-    const call = parent.state.waiting_for.find((c) => c.id === tool_call_id)
-    if (!options.log || !call) return null
-    const value = input.safeParse(JSON.parse(call.input))
+  registerReviver<Agent>(tool, (parent, { reply_id, tool_call_id, child_session_id, input: json, cut }) => {
+    if (!options.log) return null
+    const value = input.safeParse(parseJson(json))
     if (!value.success) return null
     const context: ToolContext = { signal: new AbortController().signal, tool_call_id, reply_id, session_id: parent.session_id, agent: parent, metadata: { child_session_id } }
     const child = createAgent(optionsFor(value.data, context))
     linkChild(parent, { agent: child, reply_id, tool_call_id })
+    // Cut by a crash: reopening closed the child's reply; the parent closes the call next.
+    if (cut) return child
     const childReply = child.state.reply_id
     const text = childReply ? textSinceFirstPark(child.log, childReply) : ''
     const result = (end: ReplyEndEvent, after: string) => outcome(child, end, after, output !== undefined)
@@ -195,6 +196,14 @@ const textSinceFirstPark = (log: readonly AgentEvent[], reply_id: string): strin
     else if (parked && event.type === 'TEXT_BLOCK_DELTA') text += event.delta
   }
   return text
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
 }
 
 const isTask = (value: unknown): value is { task: string } =>

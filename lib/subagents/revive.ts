@@ -5,13 +5,17 @@
 // interrupting the tree works as before the restart. Nothing here is state: the logs say it all.
 import type { AgentEvent } from '../events.js'
 import type { Tool } from '../tools.js'
+import { findToolCall } from '../../reducers/blocks.js'
 import { childOfCall, type TreeMember } from './links.js'
 
 /** What reviving reads of an agent (an `Agent`; structural, so this module imports no agent). */
 export type RevivableAgent = TreeMember & { readonly log: readonly AgentEvent[] }
 
-/** Reopens a parked child of `parent` for the call `tool_call_id` of reply `reply_id`; the agent tool's own. */
-export type Reviver<A extends RevivableAgent> = (parent: A, call: { reply_id: string; tool_call_id: string; child_session_id: string }) => A | null
+/**
+ * Reopens a child of `parent` for one of its calls; the agent tool's own. `cut`: the parent's reply
+ * was cut by a crash (the child's log, cut too, is closed by reopening it, before the parent's).
+ */
+export type Reviver<A extends RevivableAgent> = (parent: A, call: { reply_id: string; tool_call_id: string; child_session_id: string; input: string; cut: boolean }) => A | null
 
 const revivers = new WeakMap<Tool, Reviver<RevivableAgent>>()
 
@@ -20,34 +24,35 @@ export const registerReviver = <A extends RevivableAgent>(tool: Tool, revive: Re
 }
 
 /**
- * Reopens every parked sub-agent of `agent`'s paused reply that no live child runs (its tool can
- * reopen it), and theirs in turn. Reads the reply's events only, from its end back to its start.
+ * Reopens the sub-agents of `agent`'s restored reply that no live child runs (their tool can reopen
+ * them), and theirs in turn: the parked ones of a paused reply, every open one of a reply a crash
+ * cut (`running`: reopening closes their logs, deepest first, before the reply's own close).
+ * Reads the reply's events only, from its end back to its start.
  */
-export const reviveParked = <A extends RevivableAgent>(agent: A, tools: ReadonlyMap<string, Tool>, reviveChild: (child: A) => void): void => {
-  const { status, reply_id, waiting_for } = agent.state
-  if (status !== 'paused' || !reply_id) return
-  for (const call of waiting_for) {
-    if (call.state !== 'submitted') continue
-    const live = childOfCall(agent, reply_id, call.id)
-    if (live) continue
+export const reviveSubagents = <A extends RevivableAgent>(agent: A, tools: ReadonlyMap<string, Tool>, reviveChild: (child: A) => void): void => {
+  const { status, reply_id, reply_msg } = agent.state
+  if (status === 'idle' || !reply_id || !reply_msg) return
+  for (const { tool_call_id, child_session_id } of openSubagentCalls(agent.log, reply_id)) {
+    const call = findToolCall(reply_msg, tool_call_id)
+    if (!call || childOfCall(agent, reply_id, tool_call_id)) continue
+    if (status === 'paused' && call.state !== 'submitted') continue
     const tool = tools.get(call.name)
     const revive = tool && (revivers.get(tool) as Reviver<A> | undefined)
-    const child_session_id = revive && childSessionOf(agent, reply_id, call.id)
-    const child = revive && child_session_id ? revive(agent, { reply_id, tool_call_id: call.id, child_session_id }) : null
+    const child = revive ? revive(agent, { reply_id, tool_call_id, child_session_id, input: call.input, cut: status === 'running' }) : null
     if (child) reviveChild(child)
   }
 }
 
-/** The child session the call's REQUIRE_EXTERNAL_EXECUTION names, searched back to the reply's start. */
-const childSessionOf = (agent: RevivableAgent, reply_id: string, tool_call_id: string): string | null => {
-  const log = agent.log
+/** The calls of reply `reply_id` that started a sub-agent (TOOL_RESULT_START metadata.child_session_id) and have no result yet. */
+const openSubagentCalls = (log: readonly AgentEvent[], reply_id: string): { tool_call_id: string; child_session_id: string }[] => {
+  const ended = new Set<string>()
+  const open: { tool_call_id: string; child_session_id: string }[] = []
   for (let i = log.length - 1; i >= 0; i--) {
     const event = log[i]
-    if (event.type === 'REPLY_START' && event.reply_id === reply_id) return null
-    if (event.type === 'REQUIRE_EXTERNAL_EXECUTION' && event.tool_calls.some((c) => c.id === tool_call_id)) {
-      const id = event.metadata.child_session_id
-      return typeof id === 'string' ? id : null
-    }
+    if (event.type === 'REPLY_START' && event.reply_id === reply_id) break
+    if (event.type === 'TOOL_RESULT_END') ended.add(event.tool_call_id)
+    const child_session_id = event.metadata.child_session_id
+    if (event.type === 'TOOL_RESULT_START' && typeof child_session_id === 'string' && !ended.has(event.tool_call_id)) open.unshift({ tool_call_id: event.tool_call_id, child_session_id })
   }
-  return null
+  return open
 }

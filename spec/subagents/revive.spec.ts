@@ -1,9 +1,10 @@
+import { copyFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { agentTool, callTool, createAgent, say, scriptedModel } from '../../lib/index.js'
 import { fileLog } from '../../lib/node.js'
-import { probe, type ToolProbe } from '../helpers/fixtures.js'
+import { probe, slowTool, type ToolProbe } from '../helpers/fixtures.js'
 import { askingTool } from '../helpers/hitl.js'
 import { checkTree, treeOf } from '../helpers/tree.js'
 import { tempDir } from '../log/helpers/files.js'
@@ -77,6 +78,38 @@ test('a sub-agent answered on its own session while its parent was closed answer
   for (let i = 0; i < 500 && root.state.status !== 'idle'; i++) await new Promise((resolve) => setTimeout(resolve, 2))
   assert.is(root.state.status, 'idle')
   assert.match(JSON.stringify(root.state.context.at(-1)), /Done\./)
+  checkTree(root)
+  await root.close()
+})
+
+test('crash = interrupt for trees: a tree cut while its leaf runs is closed on reopening, deepest first, every call answered', async () => {
+  const dir = tempDir()
+  const p = probe()
+  const logOf = (at: string) => (id: string) => fileLog(join(at, `${id}.jsonl`))
+  const build = (at: string) => {
+    const leaf = agentTool({ name: 'dig', description: 'Digs', log: logOf(at), agent: () => ({ name: 'Leaf', tools: [slowTool(p, { ms: 60_000 })], model: model([...say('Digging.'), ...callTool('s1', 'slow', { x: 'a' })], 'Dug.') }) })
+    const mid = agentTool({ name: 'research', description: 'R', log: logOf(at), agent: () => ({ name: 'Mid', tools: [leaf], model: model(callTool('m1', 'dig', { task: 'dig' }), 'Done digging.') }) })
+    return createAgent({ name: 'Lead', tools: [mid], log: fileLog(join(at, 'root.jsonl')), model: model(callTool('c1', 'research', { task: 'go' }), 'Done.') })
+  }
+  const first = build(dir)
+  const replied = first.reply('go')
+  while (p.started.length === 0) await new Promise((resolve) => setTimeout(resolve, 1))
+  // The files as a SIGKILL would leave them: every log of the tree ends inside a running reply.
+  const after = tempDir()
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) copyFileSync(join(dir, name), join(after, name))
+  await first.interrupt()
+  await replied
+  await first.close()
+  const root = build(after)
+  const mid = root.children()[0]
+  const leaf = mid?.children()[0]
+  assert.ok(leaf, 'the cut sub-agents were reopened')
+  for (const agent of [leaf, mid, root]) {
+    assert.is(agent.state.status, 'idle', `${agent.name} is closed`)
+    const last = agent.log.at(-1)!
+    assert.ok(last.type === 'REPLY_END' && last.finished_reason === 'interrupted', `${agent.name}'s log ends REPLY_END(interrupted)`)
+  }
+  assert.ok(leaf.log.at(-1)!.created_at <= mid.log.at(-1)!.created_at && mid.log.at(-1)!.created_at <= root.log.at(-1)!.created_at, 'deepest first')
   checkTree(root)
   await root.close()
 })
