@@ -104,7 +104,7 @@ export class Agent {
     this.state$ = this.store.state$
     // Sub-agents of the restored reply are reopened from their logs: a parked one is linked again (an
     // ended one answers its call); one a crash cut is closed, before this reply (deepest first).
-    if (restored.status !== 'idle') this.reviveTree()
+    if (restored.status !== 'idle') this.reviveTree(true)
     // A log that ends inside a running reply (the process died) is closed like an interrupt.
     if (restored.status === 'running') for (const event of closeReply(restored, clock, { reason: 'interrupted' })) this.store.dispatch(event)
   }
@@ -184,8 +184,8 @@ export class Agent {
   }
 
   /** Reopens the sub-agents of a reply restored from its log, and theirs (lib/subagents/revive.ts). */
-  private reviveTree(): void {
-    reviveSubagents(this, this.tools, (child) => child.reviveTree())
+  private reviveTree(restoring = false): void {
+    reviveSubagents(this, this.tools, { restoring }, (child) => child.reviveTree())
   }
 
   /**

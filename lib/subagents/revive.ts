@@ -26,12 +26,13 @@ export const registerReviver = <A extends RevivableAgent>(tool: Tool, revive: Re
 /**
  * Reopens the sub-agents of `agent`'s restored reply that no live child runs (their tool can reopen
  * them), and theirs in turn: the parked ones of a paused reply, every open one of a reply a crash
- * cut (`running`: reopening closes their logs, deepest first, before the reply's own close).
+ * cut (`running` while `restoring`: reopening closes their logs, deepest first, before the reply's own close).
  * Reads the reply's events only, from its end back to its start.
  */
-export const reviveSubagents = <A extends RevivableAgent>(agent: A, tools: ReadonlyMap<string, Tool>, reviveChild: (child: A) => void): void => {
+export const reviveSubagents = <A extends RevivableAgent>(agent: A, tools: ReadonlyMap<string, Tool>, { restoring }: { restoring: boolean }, reviveChild: (child: A) => void): void => {
   const { status, reply_id, reply_msg } = agent.state
-  if (status === 'idle' || !reply_id || !reply_msg) return
+  // A running reply is a cut one only while the agent is being restored: later, its calls are live.
+  if (status === 'idle' || (status === 'running' && !restoring) || !reply_id || !reply_msg) return
   for (const { tool_call_id, child_session_id } of openSubagentCalls(agent.log, reply_id)) {
     const call = findToolCall(reply_msg, tool_call_id)
     if (!call || childOfCall(agent, reply_id, tool_call_id)) continue
