@@ -118,7 +118,7 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
       checkOpen()
       const { limit, after } = checkPage(o)
       const rows = await query<Parameters<typeof toInfo>[0]>(pool, n, 'listing sessions',
-        `SELECT ${SESSION_COLUMNS} FROM ${n.sessions} WHERE $1::text IS NULL OR session_id > $1 ORDER BY session_id COLLATE "C" LIMIT $2`, [after ?? null, limit + 1])
+        `SELECT ${SESSION_COLUMNS} FROM ${n.sessions} WHERE $1::text IS NULL OR session_id COLLATE "C" > $1 ORDER BY session_id COLLATE "C" LIMIT $2`, [after ?? null, limit + 1])
       return pageOf(rows.map(toInfo), limit)
     },
     async create(o = {}) {

@@ -13,10 +13,23 @@ export const checkSessionId = (session_id: unknown): string => {
   throw new AgentError('INVALID_SESSION_ID', `A session id is 1 to 128 characters of letters, digits, "_", "." and "-", starting with a letter or digit; received ${describe(session_id)}.`)
 }
 
+/**
+ * A copy of session metadata as JSON; refuses anything but a plain object (INVALID_OPTION), and
+ * the NUL character in any key or string (INVALID_INPUT: PostgreSQL's JSON cannot hold it, so no
+ * store takes it).
+ */
 export const checkMetadata = (metadata: unknown): Record<string, unknown> => {
   if (metadata === undefined) return {}
-  if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)) return JSON.parse(JSON.stringify(metadata)) as Record<string, unknown>
-  throw new AgentError('INVALID_OPTION', `Session metadata must be a plain object; received ${describe(metadata)}.`)
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+    throw new AgentError('INVALID_OPTION', `Session metadata must be a plain object; received ${describe(metadata)}.`)
+  let nul = false
+  const json = JSON.stringify(metadata, (key: string, value: unknown) => {
+    if (key.includes('\0') || (typeof value === 'string' && value.includes('\0'))) nul = true
+    return value
+  })
+  if (nul)
+    throw new AgentError('INVALID_INPUT', 'Session metadata must not contain the NUL character (\\u0000) in a key or a string; remove it or encode the value (e.g. base64).')
+  return JSON.parse(json) as Record<string, unknown>
 }
 
 /** The status of a session after an event of `type` (the reducers derive the same at rest). */
