@@ -46,6 +46,8 @@ export const createHub = (options: HubOptions): Hub => {
   const { store } = options
   const opening = new Map<string, Promise<LiveSession>>()
   const closing = new Map<string, Promise<void>>()
+  /** Deletes in progress: a session is not opened until its delete is over (then NOT_FOUND). */
+  const deleting = new Map<string, Promise<void>>()
   let closed = false
 
   const evict = (session: LiveSession): Promise<void> => {
@@ -57,6 +59,7 @@ export const createHub = (options: HubOptions): Hub => {
   const live = new LiveSessions(maxLive, idleMs, evict)
 
   const open = async (session_id: string): Promise<LiveSession> => {
+    await deleting.get(session_id)?.catch(() => undefined)
     await closing.get(session_id)
     const log = await store.open(session_id)
     try {
@@ -130,12 +133,24 @@ export const createHub = (options: HubOptions): Hub => {
     create: (o) => store.create(o),
     list: (o) => store.list(o),
     session: (session_id) => sessionHandle(core, checkSessionId(session_id)),
+    // A delete interrupts a reply running here (closing the session waits for its REPLY_END), then
+    // deletes under the session's lease; opening the session waits until the delete is over.
     async delete(session_id) {
       checkSessionId(session_id)
-      await opening.get(session_id)?.catch(() => undefined)
-      const session = live.get(session_id)
-      if (session) await evict(session)
-      await store.delete(session_id)
+      const previous = deleting.get(session_id)
+      const run = (async () => {
+        await previous?.catch(() => undefined)
+        await opening.get(session_id)?.catch(() => undefined)
+        const session = live.get(session_id)
+        if (session) await evict(session)
+        await store.delete(session_id)
+      })()
+      deleting.set(session_id, run)
+      try {
+        await run
+      } finally {
+        if (deleting.get(session_id) === run) deleting.delete(session_id)
+      }
     },
     async close() {
       if (closed) return

@@ -142,17 +142,23 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
       const snapshot = every ? await loadSnapshot(pool, n, id, info.last_seq) : null
       return replay(await loadEvents(pool, n, id, snapshot?.seq ?? 0), snapshot?.state)
     },
+    // Under the session's lease, reserved in `owned` first: the lease is one connection's lock,
+    // which PostgreSQL lets that connection take twice, so an open here must not slip in meanwhile.
     async delete(session_id) {
       const id = check(session_id)
       if (owned.has(id)) throw sessionBusy(id, 'an agent in this process', true)
-      if (!(await lease.lock(id))) throw sessionBusy(id, 'another process')
+      owned.set(id, null)
+      let locked = false
       try {
+        locked = await lease.lock(id)
+        if (!locked) throw sessionBusy(id, 'another process')
         await loadInfo(pool, n, id)
         await query(pool, n, `deleting session ${id}`,
           `WITH e AS (DELETE FROM ${n.events} WHERE session_id = $1), s AS (DELETE FROM ${n.snapshots} WHERE session_id = $1), r AS (DELETE FROM ${n.requests} WHERE session_id = $1)
            DELETE FROM ${n.sessions} WHERE session_id = $1`, [id])
       } finally {
-        await lease.unlock(id)
+        if (locked) await lease.unlock(id)
+        owned.delete(id)
       }
     },
     routing: pgRouting(pool, n, listener),

@@ -8,6 +8,8 @@ import { Observable, Subject } from 'rxjs'
 import { AgentError, describe } from '../errors.js'
 import type { AgentEvent } from '../events.js'
 import { fileLog, type FileLogOptions } from '../fileLog.js'
+import { realLogPath } from '../fileLog/identity.js'
+import { acquireLock, type Lock } from '../fileLog/lock.js'
 import { readLogFile } from '../fileLog/read.js'
 import type { LogStore } from '../log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
@@ -137,10 +139,21 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
     async delete(session_id) {
       const id = check(session_id)
       if (writers.has(id)) throw sessionBusy(id, 'an agent in this process', true)
-      if (fs.existsSync(`${logPath(id)}.lock`)) throw sessionBusy(id, 'another process')
-      fs.rmSync(logPath(id), { force: true })
-      fs.rmSync(`${logPath(id)}.snapshot`, { force: true })
-      fs.rmSync(metaPath(id))
+      // Under the writer's lock, so no process opens the log while its files go.
+      let lock: Lock
+      try {
+        lock = acquireLock(realLogPath(logPath(id)), () => undefined)
+      } catch (error) {
+        if (error instanceof AgentError && error.code === 'LOG_LOCKED') throw sessionBusy(id, 'another process')
+        throw error
+      }
+      try {
+        fs.rmSync(metaPath(id))
+        fs.rmSync(logPath(id), { force: true })
+        fs.rmSync(`${logPath(id)}.snapshot`, { force: true })
+      } finally {
+        lock.release()
+      }
       appended.get(id)?.complete()
       appended.delete(id)
     },
