@@ -41,6 +41,11 @@ export interface SessionStore {
   close(): Promise<void>
   /** Optional: the state of a session, folded from its latest trusted snapshot (default: a fold of `read`). */
   state?(session_id: string): Promise<AgentState>
+  /**
+   * Optional: sessions whose log ends inside a running reply while no writer holds them (their
+   * owner died), at most `limit`. A hub opens each now and then, which closes the cut reply.
+   */
+  orphans?(options?: { limit?: number }): Promise<string[]>
   /** Optional: reaching the owner of a session in another process (postgresStore). */
   readonly routing?: SessionRouting
 }
@@ -84,6 +89,11 @@ export interface HubOptions {
   maxLive?: number
   /** A session unused this long is closed (its lease released). */
   idleMs?: number
+  /**
+   * How often to look for replies a dead owner left running (the store's `orphans`) and close them
+   * here as interrupted (default 1000 ms; false: never).
+   */
+  sweepMs?: number | false
 }
 
 /** The agent's surface for one session, wherever its owner runs. */

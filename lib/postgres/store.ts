@@ -15,7 +15,7 @@ import { loadEvents, loadInfo, loadSnapshot, query, SESSION_COLUMNS, toInfo } fr
 import { pgLog, type PgLog } from './log.js'
 import { migrate } from './migrations.js'
 import { pgRouting } from './routing.js'
-import { names } from './sql.js'
+import { leaseKey, names } from './sql.js'
 import { Writer, type CommitInfo } from './writer.js'
 
 export interface PostgresStoreOptions {
@@ -160,6 +160,18 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
         if (locked) await lease.unlock(id)
         owned.delete(id)
       }
+    },
+    // Running sessions whose lease no connection holds (a session-level advisory lock on a bigint
+    // shows in pg_locks as classid = its high 32 bits, objid = its low 32 bits, objsubid = 1).
+    async orphans({ limit = 100 } = {}) {
+      checkOpen()
+      const rows = await query<{ session_id: string }>(pool, n, 'looking for replies whose owner died',
+        `SELECT s.session_id FROM ${n.sessions} s WHERE s.status = 'running' AND NOT EXISTS (
+           SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
+             AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+             AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended($1 || s.session_id, 0))
+         LIMIT $2`, [leaseKey(schema, ''), limit])
+      return rows.map((r) => r.session_id).filter((id) => !owned.has(id))
     },
     routing: pgRouting(pool, n, listener),
     async close() {
