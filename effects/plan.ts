@@ -1,7 +1,7 @@
 // The scheduler's decision, as a pure function of the state and the tool set: what the reply does
 // next. No open calls: call the model (or the last, tool-less call past maxIters), or end. Open
 // calls: the first unfinished batch (a run of concurrency-safe calls, or one other call) is
-// checked (input, then rules, then the tool's permission) and run, asked, submitted or answered.
+// checked (input, the tool's own deny, rules, then the tool's permission) and run, asked, submitted or answered.
 // With a structured output asked for (`output` names its tool), a reply whose message holds the
 // value ends; a text-only answer, or the last call at maxIters, forces that tool instead.
 // User code (schemas, permission functions) is contained: whatever it throws or answers becomes
@@ -73,7 +73,7 @@ export const planNextStep = (state: AgentState, { tools, maxIters, output = null
       actions.push({ kind: 'answer', call, state: 'error', text: parsed.error })
       continue
     }
-    const permission = call.state === 'allowed' ? 'allow' : decide(state, tool, call, parsed.input)
+    const permission = decide(state, tool, call, parsed.input)
     if (permission === 'deny') actions.push({ kind: 'answer', call, state: 'denied', text: denialText(call.name) })
     else if (permission === 'ask') actions.push({ kind: 'ask', call })
     else if (typeof permission !== 'string') actions.push({ kind: 'answer', call, state: 'error', text: permission.error })
@@ -124,13 +124,24 @@ const parseInput = (tool: Tool, raw: string): Parsed => {
   return { ok: false, error: `Error: invalid arguments for "${tool.name}": ${issues}. Fix them and call the tool again.` }
 }
 
-/** Granted rules first (the last matching one wins), then the tool's own permission. */
+/**
+ * The tool's own permission is final when it denies (or its check fails): no confirmation or rule
+ * runs such a call. Otherwise a confirmed call runs, then granted rules decide (the last matching
+ * one wins), then the tool's own answer.
+ */
 const decide = (state: AgentState, tool: Tool, call: ToolCallBlock, input: unknown): Permission | { error: string } => {
+  const own = ownPermission(state, tool, input)
+  if (own === 'deny' || typeof own !== 'string') return own
+  if (call.state === 'allowed') return 'allow'
   for (let i = state.permission_rules.length - 1; i >= 0; i--) {
     const rule = state.permission_rules[i]
     if (rule.tool_name !== tool.name || rule.behavior === 'passthrough') continue
     if (rule.rule_content === null || rule.rule_content === call.input || rule.rule_content === JSON.stringify(input)) return rule.behavior
   }
+  return own
+}
+
+const ownPermission = (state: AgentState, tool: Tool, input: unknown): Permission | { error: string } => {
   const { permission = 'allow' } = tool
   if (typeof permission === 'string') return permission
   let answer: unknown
