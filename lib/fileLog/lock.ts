@@ -44,6 +44,12 @@ export const acquireLock = (logPath: string, onStale: (holder: LockHolder | null
   throw locked(logPath, path, parseHolder(readText(path) ?? ''))
 }
 
+/** The lock file `path` exists and its holder is gone (the next writer would take it over). */
+export const isStaleLock = (path: string): boolean => {
+  const text = readText(path)
+  return text !== null && isStale(path, parseHolder(text))
+}
+
 const create = (path: string, holder: LockHolder): boolean => {
   let fd: number
   try {

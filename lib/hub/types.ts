@@ -15,9 +15,12 @@ export interface SessionInfo {
   session_id: string
   created_at: string
   updated_at: string
-  status: ReplyStatus
+  /** `damaged`: listed although its log or files cannot be read (see `damage`); the others are listed as usual. */
+  status: ReplyStatus | 'damaged'
   last_seq: number
   metadata: Record<string, unknown>
+  /** Why a `damaged` session cannot be read: the error's code (INVALID_LOG, ...) and message. */
+  damage?: { code: string; message: string }
 }
 
 export interface Page<T> {

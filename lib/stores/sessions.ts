@@ -1,7 +1,7 @@
 // What every session store shares: the rule for a valid session id (no path tricks: a directory
 // store makes file names of them), the status a session's events leave it in (kept per append, so
 // listing never folds a log), and paging over session ids in order.
-import { AgentError, describe } from '../errors.js'
+import { AgentError, describe, messageOf } from '../errors.js'
 import type { ReplyStatus } from '../../reducers/state.js'
 import type { Page, SessionInfo } from '../hub/types.js'
 
@@ -64,6 +64,14 @@ export const checkPage = (options: { limit?: number; after?: string } = {}): { l
 /** A page of sessions in id order, given one more than `limit` (the extra one says a next page exists). */
 export const pageOf = (items: SessionInfo[], limit: number): Page<SessionInfo> =>
   items.length > limit ? { items: items.slice(0, limit), next: items[limit - 1].session_id } : { items }
+
+/** A listed session whose files cannot be read: status `damaged`, and the error's code and message. */
+export const damagedInfo = (session_id: string, error: unknown): SessionInfo => {
+  const code = error instanceof AgentError ? error.code : 'INVALID_LOG'
+  const message = error instanceof AgentError ? error.message : `The session's files cannot be read: ${messageOf(error)}`
+  const epoch = new Date(0).toISOString()
+  return { session_id, created_at: epoch, updated_at: epoch, status: 'damaged', last_seq: 0, metadata: {}, damage: { code, message } }
+}
 
 export const notFound = (session_id: string): AgentError =>
   new AgentError('NOT_FOUND', `There is no session ${session_id}; create it first (store.create({ session_id }) or hub.create).`, { session_id })
