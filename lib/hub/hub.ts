@@ -4,7 +4,7 @@
 // owns goes to that owner through the store's routing, when it has one (postgresStore); otherwise
 // SESSION_BUSY. Handles (lib/hub/handle.ts) are cheap: nothing is kept per handle. A sweeper
 // (sweeper.ts) closes replies whose owner died, when the store can find them.
-import { createAgent } from '../agent.js'
+import { createAgent, type Agent } from '../agent.js'
 import { AgentError, describe } from '../errors.js'
 import type { AgentEvent } from '../events.js'
 import { checkSessionId } from '../stores/sessions.js'
@@ -46,6 +46,15 @@ export const checkHubOptions = (options: HubOptions): Required<Pick<HubOptions, 
   return { maxLive, idleMs, sweepMs }
 }
 
+/** An observer of opened agents cannot break the opening: what it throws is dropped. */
+const notify = (listener: (agent: Agent) => void, agent: Agent) => {
+  try {
+    listener(agent)
+  } catch {
+    // instrumentation failing must not fail the session
+  }
+}
+
 export const createHub = (options: HubOptions): Hub => {
   const { maxLive, idleMs, sweepMs } = checkHubOptions(options)
   const { store } = options
@@ -53,6 +62,7 @@ export const createHub = (options: HubOptions): Hub => {
   const closing = new Map<string, Promise<void>>()
   /** Deletes in progress: a session is not opened until its delete is over (then NOT_FOUND). */
   const deleting = new Map<string, Promise<void>>()
+  const agentListeners = new Set<(agent: Agent) => void>()
   let closed = false
 
   const evict = (session: LiveSession): Promise<void> => {
@@ -76,6 +86,7 @@ export const createHub = (options: HubOptions): Hub => {
         void evict(session)
       })
       live.add(session)
+      for (const listener of agentListeners) notify(listener, agent)
       live.trim()
       server?.opened(session_id)
       return session
@@ -164,6 +175,11 @@ export const createHub = (options: HubOptions): Hub => {
       } finally {
         if (deleting.get(session_id) === run) deleting.delete(session_id)
       }
+    },
+    onAgent(listener) {
+      agentListeners.add(listener)
+      for (const session of live.values()) notify(listener, session.agent)
+      return () => void agentListeners.delete(listener)
     },
     async close() {
       if (closed) return
