@@ -7,33 +7,23 @@ import { firstValueFrom, filter, timeout } from 'rxjs'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createHub, replay, type AgentEvent } from '../../lib/index.js'
-import type { PostgresStore } from '../../lib/postgres.js'
 import { checkLog } from '../../lib/logCheck.js'
 import { DEFAULT_SWEEP_MS } from '../../lib/hub/sweeper.js'
 import { sleep } from '../../lib/abort.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
-import { startHubChild, type HubChild, type Line } from './helpers/children.js'
-import { dropSchemas, freshStore, newSchema, postgresAvailable } from './helpers/db.js'
+import { withChildren, type HubChild, type Line } from './helpers/children.js'
+import { postgresAvailable } from './helpers/db.js'
 
 const test = suite('postgres/sweep')
-let store: PostgresStore
-let schema: string
-const children: HubChild[] = []
-const child = async () => {
-  const c = await startHubChild(schema)
-  children.push(c)
-  return c
-}
-const kill = async (c: HubChild) => {
-  await c.kill('SIGKILL')
-  children.splice(children.indexOf(c), 1)
-}
+const pg = withChildren(test)
+const child = () => pg.child()
+const kill = (c: HubChild) => pg.kill(c)
 /** Far above the documented bound (a sweep interval plus an open), so only a reply never closed fails it. */
-const PATIENCE_MS = 30_000
+const PATIENCE_MS = 30 * DEFAULT_SWEEP_MS
 
 /** Waits until the session is no longer running (polling the table, as a reader elsewhere would). */
 const settled = async (session_id: string) => {
-  for (const started = Date.now(); (await store.info(session_id)).status === 'running';) {
+  for (const started = Date.now(); (await pg.store.info(session_id)).status === 'running';) {
     if (Date.now() - started > PATIENCE_MS) assert.unreachable(`session ${session_id} still runs ${PATIENCE_MS} ms after its owner died`)
     await sleep(25)
   }
@@ -51,24 +41,14 @@ const strictReplay = (events: AgentEvent[]) => {
   replay(events, undefined, { strict: true })
 }
 
-test.before.each(async () => {
-  schema = newSchema()
-  store = await freshStore({}, schema)
-})
-test.after.each(async () => {
-  for (const c of children.splice(0)) await c.kill()
-  await store.close()
-})
-test.after(dropSchemas)
-
 test('the owner SIGKILLed mid-reply: a live hub closes the reply (interrupted, every call answered) with no command; followers, state() and list() see it', async () => {
-  await store.create({ session_id: 's1' })
-  const hub = createHub({ store, agent: sessionAgent(1) })
+  await pg.store.create({ session_id: 's1' })
+  const hub = createHub({ store: pg.store, agent: sessionAgent(1) })
   try {
     const owner = await child()
     const reply = owner.request('reply', 's1', { input: 'slow 60000' })
     await owner.waitFor((l) => l.id === reply.id && l.event === 'TOOL_RESULT_START')
-    while (!(await store.read('s1')).some((e) => e.type === 'TOOL_RESULT_START')) await sleep(10)
+    while (!(await pg.store.read('s1')).some((e) => e.type === 'TOOL_RESULT_START')) await sleep(10)
     const end = firstValueFrom(hub.session('s1').follow().pipe(filter((e) => e.type === 'REPLY_END'), timeout({ first: PATIENCE_MS })))
     await kill(owner)
     const seen = await end
@@ -77,7 +57,7 @@ test('the owner SIGKILLed mid-reply: a live hub closes the reply (interrupted, e
     assert.is(state.status, 'idle')
     assert.equal(state.context.at(-1)!.content.map((b) => b.type), ['tool_call', 'tool_result'], 'the cut tool call has its result')
     assert.is((await hub.list()).items[0].status, 'idle')
-    strictReplay(await store.read('s1'))
+    strictReplay(await pg.store.read('s1'))
   } finally {
     await hub.close()
   }
@@ -85,7 +65,7 @@ test('the owner SIGKILLed mid-reply: a live hub closes the reply (interrupted, e
 
 test('chaos: two hub processes, replies running, one SIGKILLed at a random moment 5 times: cut replies are closed, the survivor follows every REPLY_END, nothing acknowledged is lost', async () => {
   const sessions = ['c0', 'c1', 'c2', 'c3']
-  for (const id of sessions) await store.create({ session_id: id })
+  for (const id of sessions) await pg.store.create({ session_id: id })
   interface Owner { c: HubChild; mine: string[]; loops: Map<number, string> }
   const start = async (mine: string[]): Promise<Owner> => {
     const c = await child()
@@ -109,7 +89,7 @@ test('chaos: two hub processes, replies running, one SIGKILLed at a random momen
     // The survivor's sweep closes the victim's cut replies; its followers see every REPLY_END.
     for (const id of victim.mine) {
       await settled(id)
-      const ends = (await store.read(id)).filter((e) => e.type === 'REPLY_END').map((e) => e.metadata.seq)
+      const ends = (await pg.store.read(id)).filter((e) => e.type === 'REPLY_END').map((e) => e.metadata.seq)
       await printed(survivor.c, (l) => l.session === id && l.followed === ends.at(-1), `the survivor follows ${id} to its last REPLY_END`)
       const followed = survivor.c.lines.filter((l) => l.session === id && l.followed !== undefined).map((l) => l.followed)
       assert.equal(followed, ends, `the survivor's follower of ${id} saw every REPLY_END`)
@@ -121,15 +101,15 @@ test('chaos: two hub processes, replies running, one SIGKILLed at a random momen
     await kill(owner.c)
     record(owner)
   }
-  const hub = createHub({ store, agent: sessionAgent(1) })
+  const hub = createHub({ store: pg.store, agent: sessionAgent(1) })
   try {
     for (const id of sessions) await settled(id)
     for (const [key, reply_id] of acked) {
       const [id, seq] = key.split(':')
-      const event = (await store.read(id))[Number(seq) - 1]
+      const event = (await pg.store.read(id))[Number(seq) - 1]
       assert.ok(event?.type === 'REPLY_END' && event.reply_id === reply_id, `acknowledged REPLY_END ${key} is stored`)
     }
-    for (const id of sessions) strictReplay(await store.read(id))
+    for (const id of sessions) strictReplay(await pg.store.read(id))
     assert.ok(acked.size >= 5, 'replies were acknowledged along the way')
   } finally {
     await hub.close()
