@@ -40,6 +40,11 @@ export interface SessionStore {
   /** The events after `fromSeq`, then every event appended by any writer, in order, no gaps or duplicates. */
   follow(session_id: string, options?: { fromSeq?: number }): Observable<AgentEvent>
   info(session_id: string): Promise<SessionInfo>
+  /**
+   * Deletes the session under its lease: SESSION_BUSY while a writer holds it (here: `here: true`);
+   * no writer may open it meanwhile. Afterwards nothing of it remains, and a session created with
+   * that id starts empty.
+   */
   delete(session_id: string): Promise<void>
   close(): Promise<void>
   /** Optional: the state of a session, folded from its latest trusted snapshot (default: a fold of `read`). */

@@ -178,7 +178,7 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
       for (const file of await fsp.readdir(dir)) {
         if (found.length >= limit) break
         const id = file.endsWith(LOCK) ? file.slice(0, -LOCK.length) : ''
-        if (!id || writers.has(id) || !fs.existsSync(metaPath(id)) || !isStaleLock(path.join(dir, file))) continue
+        if (!id || writers.has(id) || !(await isStaleLock(path.join(dir, file))) || !fs.existsSync(metaPath(id))) continue
         const summary = await summarize(logPath(id)).catch(() => null)
         if (summary?.status === 'running') found.push(id)
       }
