@@ -58,11 +58,18 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
   }
 
   /** The session's info from its metadata file and its summary (never a fold of the log). */
-  const info = async (id: string): Promise<SessionInfo> => {
+  const readMeta = async (id: string) => {
     const meta = JSON.parse(await fsp.readFile(metaPath(id), 'utf8')) as { created_at: string; metadata: Record<string, unknown> }
     if (typeof meta?.created_at !== 'string') throw new AgentError('INVALID_LOG', `${metaPath(id)} is not a session's metadata file.`)
-    const summary = await summarize(logPath(id))
-    if (summary.read >= SAVE_AFTER_BYTES && !writers.has(id)) await saveSummary(logPath(id), summary)
+    return meta
+  }
+  const info = async (id: string): Promise<SessionInfo> => {
+    const meta = await readMeta(id)
+    const summary = await summarize(logPath(id), meta.created_at)
+    if (summary.read >= SAVE_AFTER_BYTES && !writers.has(id)) {
+      await saveSummary(logPath(id), summary)
+      if (!fs.existsSync(metaPath(id))) await fsp.rm(summaryPath(logPath(id)), { force: true }) // deleted meanwhile
+    }
     const updated_at = summary.mtime?.toISOString() ?? meta.created_at
     return { session_id: id, created_at: meta.created_at, updated_at, status: summary.status, last_seq: summary.last_seq, metadata: meta.metadata ?? {} }
   }
@@ -99,8 +106,9 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
       if (writers.get(id) !== this) return
       writers.delete(id)
       forget(id)
-      await log.close()
+      // Saved while the lock is held: a summary written after a delete could outlive the session.
       saveSummarySync(logPath(id), { ...summary, size: fs.statSync(logPath(id)).size })
+      await log.close()
     },
   })
 
@@ -121,6 +129,7 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
       const created_at = new Date().toISOString()
       try {
         fs.writeFileSync(metaPath(id), `${JSON.stringify({ created_at, metadata })}\n`, { flag: 'wx', mode: 0o600 })
+        fs.rmSync(summaryPath(logPath(id)), { force: true }) // one a reader left behind a delete (of another session of this id)
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw sessionExists(id)
         throw error
@@ -139,7 +148,7 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
       }
       let summary: Summary
       try {
-        summary = await summarize(logPath(id))
+        summary = await summarize(logPath(id), (await readMeta(id)).created_at)
       } catch (error) {
         await log.close()
         throw error
@@ -179,7 +188,7 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
         if (found.length >= limit) break
         const id = file.endsWith(LOCK) ? file.slice(0, -LOCK.length) : ''
         if (!id || writers.has(id) || !(await isStaleLock(path.join(dir, file))) || !fs.existsSync(metaPath(id))) continue
-        const summary = await summarize(logPath(id)).catch(() => null)
+        const summary = await readMeta(id).then((meta) => summarize(logPath(id), meta.created_at)).catch(() => null)
         if (summary?.status === 'running') found.push(id)
       }
       return found

@@ -1,6 +1,7 @@
 // What listing a directory session needs, without folding its log: `ID.jsonl.summary` holds
 // {size, last_seq, status} as of a byte offset of the log (its writer rewrites it whenever the
-// status changes, and on close). A reader takes it and reads only the bytes after that offset:
+// status changes, and before it lets the log go), tagged with the session's creation time, so a
+// summary left from a deleted session of the same id is never trusted. A reader takes it and reads only the bytes after that offset:
 // it counts lines and parses only those that can change the status. With no summary, or one that
 // does not fit the file, the whole log is read that way. Reads are asynchronous and in chunks, so
 // listing many sessions never holds the event loop for long. Node only (directoryStore).
@@ -12,6 +13,8 @@ import type { ReplyStatus } from '../../reducers/state.js'
 import { statusAfter } from './sessions.js'
 
 export interface Summary {
+  /** The session's `created_at`: which session of that id the summary is of. */
+  session: string
   /** Bytes of the log this summary covers (complete lines). */
   size: number
   last_seq: number
@@ -24,16 +27,17 @@ export const summaryPath = (logPath: string): string => `${logPath}.summary`
 const STATUS_MARKS = ['USER_MESSAGE', 'REPLY_START', 'USER_CONFIRM_RESULT', 'EXTERNAL_EXECUTION_RESULT', 'REQUIRE_USER_CONFIRM', 'REQUIRE_EXTERNAL_EXECUTION', 'REPLY_END']
   .map((type) => `"type":"${type}"`)
 const CHUNK = 1 << 20
-const EMPTY: Summary = { size: 0, last_seq: 0, status: 'idle' }
+const EMPTY = { size: 0, last_seq: 0, status: 'idle' as ReplyStatus }
 
 const damaged = (logPath: string, seq: number, why: string) =>
   new AgentError('INVALID_LOG', `Event ${seq} of ${logPath} is damaged: ${why}. Check the log with agentlog validate; the session's other events are untouched.`, { path: logPath, seq })
 
-const readSaved = async (path: string): Promise<Summary | null> => {
+const readSaved = async (path: string, session: string): Promise<Summary | null> => {
   try {
     const value = JSON.parse(await fsp.readFile(path, 'utf8')) as Partial<Summary>
     const { size, last_seq, status } = value
-    if (Number.isInteger(size) && Number.isInteger(last_seq) && (status === 'idle' || status === 'running' || status === 'paused')) return { size: size!, last_seq: last_seq!, status }
+    if (value.session === session && Number.isInteger(size) && Number.isInteger(last_seq) && (status === 'idle' || status === 'running' || status === 'paused'))
+      return { session, size: size!, last_seq: last_seq!, status }
   } catch {
     // missing or unreadable: a cache, read the log instead
   }
@@ -41,7 +45,7 @@ const readSaved = async (path: string): Promise<Summary | null> => {
 }
 
 /** Folds the status over the complete lines of `text` (line `seq` + 1 is event seq). */
-const foldLines = (logPath: string, text: string, at: Summary & { marker: boolean }): number => {
+const foldLines = (logPath: string, text: string, at: typeof EMPTY & { marker: boolean }): number => {
   let start = 0
   for (let end = text.indexOf('\n'); end >= 0; start = end + 1, end = text.indexOf('\n', start)) {
     const line = text.slice(start, end)
@@ -68,17 +72,17 @@ const foldLines = (logPath: string, text: string, at: Summary & { marker: boolea
  * The session's summary now (size, last_seq, status) and the log's mtime; INVALID_LOG when a line
  * read is damaged. `read`: the bytes read past the saved summary (worth saving when many).
  */
-export const summarize = async (logPath: string): Promise<Summary & { mtime: Date | null; read: number }> => {
+export const summarize = async (logPath: string, session: string): Promise<Summary & { mtime: Date | null; read: number }> => {
   let stat: fs.Stats
   try {
     stat = await fsp.stat(logPath)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...EMPTY, mtime: null, read: 0 }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...EMPTY, session, mtime: null, read: 0 }
     throw error
   }
-  const saved = await readSaved(summaryPath(logPath))
+  const saved = await readSaved(summaryPath(logPath), session)
   const from = saved && saved.size <= stat.size ? saved : EMPTY
-  if (from.size === stat.size) return { ...from, mtime: stat.mtime, read: 0 }
+  if (from.size === stat.size) return { ...from, session, mtime: stat.mtime, read: 0 }
   const at = { ...from, marker: from.size === 0 }
   const handle = await fsp.open(logPath, 'r')
   try {
@@ -96,14 +100,16 @@ export const summarize = async (logPath: string): Promise<Summary & { mtime: Dat
   } finally {
     await handle.close()
   }
-  return { size: at.size, last_seq: at.last_seq, status: at.status, mtime: stat.mtime, read: at.size - from.size }
+  return { session, size: at.size, last_seq: at.last_seq, status: at.status, mtime: stat.mtime, read: at.size - from.size }
 }
+
+const saved = ({ session, size, last_seq, status }: Summary) => JSON.stringify({ session, size, last_seq, status })
 
 /** Saves a summary (a cache: a failure to write it is ignored). Sync, for the writer's append path. */
 export const saveSummarySync = (logPath: string, summary: Summary): void => {
   const temp = `${summaryPath(logPath)}.${process.pid}.tmp`
   try {
-    fs.writeFileSync(temp, JSON.stringify({ size: summary.size, last_seq: summary.last_seq, status: summary.status }), { mode: 0o600 })
+    fs.writeFileSync(temp, saved(summary), { mode: 0o600 })
     fs.renameSync(temp, summaryPath(logPath))
   } catch {
     fs.rmSync(temp, { force: true })
@@ -114,7 +120,7 @@ export const saveSummarySync = (logPath: string, summary: Summary): void => {
 export const saveSummary = async (logPath: string, summary: Summary): Promise<void> => {
   const temp = `${summaryPath(logPath)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
   try {
-    await fsp.writeFile(temp, JSON.stringify({ size: summary.size, last_seq: summary.last_seq, status: summary.status }), { mode: 0o600 })
+    await fsp.writeFile(temp, saved(summary), { mode: 0o600 })
     await fsp.rename(temp, summaryPath(logPath))
   } catch {
     await fsp.rm(temp, { force: true })
