@@ -63,12 +63,15 @@ try {
     for (const f of fs.readdirSync(dir)) if (f.endsWith('.summary')) fs.rmSync(path.join(dir, f))
     await store.list({ limit: 1000 })
   })
+  // The same measure with nothing to do: what a loaded machine's scheduler alone adds.
+  const idle = await measure(() => new Promise((resolve) => setTimeout(resolve, Math.max(1, all.latency))))
   await store.close()
 
   process.stdout.write(`  list, one page of ${SESSIONS}:   ${ms(all.latency)}, event loop held at most ${ms(all.blocked)}\n`)
   process.stdout.write(`  list, a page of 100:        ${ms(page.latency)}, event loop held at most ${ms(page.blocked)}\n`)
   process.stdout.write(`  baseline, fold every log:   ${ms(baseline.latency)}, event loop held at most ${ms(baseline.blocked)}\n`)
   process.stdout.write(`  ratio: the summary listing takes ${(all.latency / baseline.latency).toFixed(3)}x the baseline's time, holds the loop ${(all.blocked / baseline.blocked).toFixed(3)}x as long\n`)
+  process.stdout.write(`  noise floor (idle as long):  event loop held at most ${ms(idle.blocked)}\n`)
   process.stdout.write(`  no summaries yet (logs of an older agentlog): ${ms(first.latency)}, event loop held at most ${ms(first.blocked)}\n`)
 } finally {
   fs.rmSync(dir, { recursive: true, force: true })
