@@ -59,8 +59,8 @@ export class RemoteAgent {
   private readonly connection = new BehaviorSubject<RemoteConnection>('connecting')
   private readonly entries: AgentEvent[] = []
   private readonly waiters: Waiter[] = []
-  /** Aborts every request in flight on close(). */
-  private readonly closing = new AbortController()
+  /** Aborts every request and stream in flight when this client ends (close(), or the session is gone). */
+  private readonly ending = new AbortController()
   private readonly follower: Follower
   private readonly base: string
   private readonly fetch: typeof globalThis.fetch
@@ -156,7 +156,6 @@ export class RemoteAgent {
   close(): void {
     if (this.failure?.code === 'CLOSED') return
     this.fail(new AgentError('CLOSED', 'The remote agent is closed; create a new remoteAgent to go on.'))
-    this.closing.abort()
     this.events.complete()
     this.states.complete()
     this.connection.complete()
@@ -180,7 +179,9 @@ export class RemoteAgent {
       track.stopped = true
       if (started) interrupt()
     }
+    const onEnd = () => stop.abort()
     options.signal?.addEventListener('abort', onAbort)
+    this.ending.signal.addEventListener('abort', onEnd)
     try {
       const response = await this.send('POST', '/replies', { input })
       started = true
@@ -201,6 +202,7 @@ export class RemoteAgent {
           throw error
         }
       }
+      if (this.failure) throw this.failure
       if (track.reply_id === null) return
       if (stop.signal.aborted) {
         // Stopped: the closing events, once the followed log holds what the server had when it answered.
@@ -213,6 +215,7 @@ export class RemoteAgent {
       throw this.failure && isAbort(error) ? this.failure : error
     } finally {
       options.signal?.removeEventListener('abort', onAbort)
+      this.ending.signal.removeEventListener('abort', onEnd)
       // Left early (return() or a throw in the consumer's loop): stop the reply, as a local agent does.
       if (started && !ended && !failed && !track.stopped) await this.interrupt().catch(() => {})
       release()
@@ -268,7 +271,7 @@ export class RemoteAgent {
     }
   }
 
-  private async send(method: string, path: string, body?: unknown, signal: AbortSignal = this.closing.signal): Promise<Response> {
+  private async send(method: string, path: string, body?: unknown, signal: AbortSignal = this.ending.signal): Promise<Response> {
     if (this.failure) throw this.failure
     const headers: Record<string, string> = { accept: 'application/json, text/event-stream' }
     if (body !== undefined) headers['content-type'] = 'application/json'
@@ -306,6 +309,7 @@ export class RemoteAgent {
     if (this.failure) return
     this.failure = error
     this.follower.stop()
+    this.ending.abort()
     for (const waiter of this.waiters.splice(0)) waiter.reject(error)
     if (error.code !== 'CLOSED') this.events.error(error)
   }
