@@ -93,3 +93,18 @@ export const sseThenOpen = (frames: string[]): Response => {
 
 /** One SSE frame. */
 export const frame = (id: number | undefined, data: string): string => `${id === undefined ? '' : `id: ${id}\n`}data: ${data}\n\n`
+
+/** The body passed on with a pause of `ms` before each chunk (a slow network). */
+export const delayed = (ms: number): Rewrite => (response) => {
+  const reader = response.body!.getReader()
+  const slow = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read()
+      await new Promise((resolve) => setTimeout(resolve, ms))
+      if (done) return controller.close()
+      controller.enqueue(value)
+    },
+    cancel: () => reader.cancel(),
+  })
+  return new Response(slow, { status: response.status, headers: response.headers })
+}
