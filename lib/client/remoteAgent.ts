@@ -127,14 +127,16 @@ export class RemoteAgent {
     return replyOutcome(this.state, track.reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt }, track.stopped)
   }
 
-  /** Interrupts the running or paused reply; resolves when it has ended. */
+  /** Interrupts the running or paused reply; resolves when it has ended and `state` shows it. */
   async interrupt(): Promise<void> {
-    await this.call('POST', '/interrupt', {})
+    await this.reach(await this.interruptAt())
   }
 
-  /** Starts a reply or gives an input event without waiting for the reply; resolves with the events it caused. */
-  dispatch(input: AgentInput | string): Promise<AgentEvent[]> {
-    return this.input({ input })
+  /** Starts a reply or gives an input event without waiting for the reply; resolves with the events it caused, once `state` holds them. */
+  async dispatch(input: AgentInput | string): Promise<AgentEvent[]> {
+    const caused = await this.input({ input })
+    await this.reach(lastSeq(caused))
+    return caused
   }
   /** Approves the waiting call (optionally with edited input) and resolves, like reply(), to the reply it resumed. */
   approve(tool_call_id: string, options: { input?: Record<string, unknown> } = {}, replyOptions: RemoteReplyOptions = {}): Promise<Reply> {
@@ -171,10 +173,7 @@ export class RemoteAgent {
     const stop = new AbortController()
     let stoppedAt = 0
     let started = false
-    const interrupt = () => void this.call('POST', '/interrupt', {}).then(
-      (answer) => { stoppedAt = Number((answer as { seq?: unknown }).seq) || 0 },
-      () => {},
-    ).finally(() => stop.abort())
+    const interrupt = () => void this.interruptAt().then((seq) => { stoppedAt = seq }, () => {}).finally(() => stop.abort())
     const onAbort = () => {
       track.stopped = true
       if (started) interrupt()
@@ -248,14 +247,19 @@ export class RemoteAgent {
       if (!first?.reply_id) throw new AgentError('INTERNAL', 'The server answered the input without the event it recorded.')
       const reply_id = first.reply_id
       options.signal?.addEventListener('abort', onAbort)
-      const last = caused.reduce((seq, event) => Math.max(seq, Number(event.metadata.seq) || 0), 0)
-      await this.reach(last)
+      await this.reach(lastSeq(caused))
       while (this.state.status === 'running' && this.state.reply_id === reply_id) await this.reach(this.entries.length + 1)
       return replyOutcome(this.state, reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt })
     } finally {
       options.signal?.removeEventListener('abort', onAbort)
       release()
     }
+  }
+
+  /** Asks the server to interrupt; resolves with the seq its log had reached once the reply ended. */
+  private async interruptAt(): Promise<number> {
+    const answer = (await this.call('POST', '/interrupt', {})) as { seq?: unknown }
+    return typeof answer.seq === 'number' ? answer.seq : 0
   }
 
   private async input(body: unknown): Promise<AgentEvent[]> {
@@ -337,6 +341,9 @@ export class RemoteAgent {
 
 const isTerminal = (event: OutputEvent): boolean =>
   event.type === 'REPLY_END' || event.type === 'REQUIRE_USER_CONFIRM' || event.type === 'REQUIRE_EXTERNAL_EXECUTION'
+
+/** The highest seq among `events` (0 for none). */
+const lastSeq = (events: readonly AgentEvent[]): number => events.reduce((seq, event) => Math.max(seq, Number(event.metadata.seq) || 0), 0)
 
 const isAbort = (error: unknown): boolean => error instanceof Error && error.name === 'AbortError'
 

@@ -1,0 +1,115 @@
+// One surface over the three kinds of agent a program can hold: a local agent (`createAgent`), a
+// hub session (`hub.session(id)`) and a remote agent (`remoteAgent` over a real `listen()` server on
+// 127.0.0.1). Each driver maps the scenario's operations onto its kind's own API, as a user of that
+// kind would write them; `state()` is what that kind shows at once (no extra sync).
+import { createAgent, createHub, createServer, memoryStore, remoteAgent, approveEvent, denyEvent, submitResultEvent, type AgentEvent, type AgentState, type ExternalResult, type OutputEvent, type Reply } from '../../lib/index.js'
+import { listen } from '../../lib/node.js'
+import { sessionAgent } from '../helpers/sessionModel.js'
+
+export interface RunOptions {
+  signal?: AbortSignal
+  rejectOnInterrupt?: boolean
+}
+
+/** The agent's surface as the scenarios use it. */
+export interface Subject {
+  replyStream(input: string, options?: RunOptions): AsyncIterable<OutputEvent>
+  reply(input: string, options?: RunOptions): Promise<Reply>
+  approve(callId: string, input?: Record<string, unknown>): Promise<Reply>
+  deny(callId: string, reason?: string): Promise<Reply>
+  submitResult(callId: string, result: ExternalResult): Promise<Reply>
+  interrupt(): Promise<void>
+  /** The state as this kind shows it now. */
+  state(): Promise<AgentState>
+  /** The session's events as this kind holds them. */
+  log(): Promise<readonly AgentEvent[]>
+}
+
+export interface Driver {
+  readonly kind: 'local agent' | 'hub session' | 'remoteAgent'
+  open(): Promise<Subject>
+  close(): Promise<void>
+}
+
+/** Milliseconds between the model's streamed deltas ("stream N" answers N deltas). */
+const DELTA_MS = 10
+const options = sessionAgent(DELTA_MS)
+
+export const localDriver = (): Driver => {
+  const agents: ReturnType<typeof createAgent>[] = []
+  return {
+    kind: 'local agent',
+    async open() {
+      const agent = createAgent(options())
+      agents.push(agent)
+      return {
+        replyStream: (input, run) => agent.replyStream(input, run),
+        reply: (input, run) => agent.reply(input, run),
+        approve: (id, input) => agent.approve(id, input ? { input } : {}),
+        deny: (id, reason) => agent.deny(id, reason),
+        submitResult: (id, result) => agent.submitResult(id, result),
+        interrupt: () => agent.interrupt(),
+        state: async () => agent.state,
+        log: async () => agent.log,
+      }
+    },
+    async close() {
+      await Promise.all(agents.map((agent) => agent.close()))
+    },
+  }
+}
+
+export const hubDriver = (): Driver => {
+  const store = memoryStore()
+  const hub = createHub({ store, agent: options })
+  return {
+    kind: 'hub session',
+    async open() {
+      const { session_id } = await hub.create()
+      const session = hub.session(session_id)
+      // A handle answers a paused call with the same input builders the agent uses, resumed with reply().
+      const resume = async (build: (state: AgentState) => AgentEvent) => session.reply(build(await session.state())) as Promise<Reply>
+      return {
+        replyStream: (input, run) => session.replyStream(input, run),
+        reply: (input, run) => session.reply(input, run) as Promise<Reply>,
+        approve: (id, input) => resume((state) => approveEvent(state, id, input ? { input } : {})),
+        deny: (id, reason) => resume((state) => denyEvent(state, id, reason)),
+        submitResult: (id, result) => resume((state) => submitResultEvent(state, id, result)),
+        interrupt: () => session.interrupt(),
+        state: () => session.state(),
+        log: () => store.read(session_id),
+      }
+    },
+    close: () => hub.close(),
+  }
+}
+
+export const remoteDriver = (): Driver => {
+  const hub = createHub({ store: memoryStore(), agent: options })
+  const serving = listen(createServer({ hub }), { port: 0 })
+  const remotes: ReturnType<typeof remoteAgent>[] = []
+  return {
+    kind: 'remoteAgent',
+    async open() {
+      const { url } = await serving
+      const { session_id } = await hub.create()
+      const remote = remoteAgent({ url, session: session_id })
+      remotes.push(remote)
+      return {
+        replyStream: (input, run) => remote.replyStream(input, run),
+        reply: (input, run) => remote.reply(input, run),
+        approve: (id, input) => remote.approve(id, input ? { input } : {}),
+        deny: (id, reason) => remote.deny(id, reason),
+        submitResult: (id, result) => remote.submitResult(id, result),
+        interrupt: () => remote.interrupt(),
+        state: async () => remote.state,
+        log: async () => remote.log,
+      }
+    },
+    async close() {
+      for (const remote of remotes) remote.close()
+      await (await serving).close()
+      await hub.close()
+    },
+  }
+}
