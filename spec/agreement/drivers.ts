@@ -35,6 +35,29 @@ export interface Driver {
 const DELTA_MS = 10
 const options = sessionAgent(DELTA_MS)
 
+/** The surface a local agent and a remoteAgent share, method for method (the type checker holds both to it). */
+interface AgentSurface {
+  replyStream(input: string, options?: RunOptions): AsyncIterable<OutputEvent>
+  reply(input: string, options?: RunOptions): Promise<Reply>
+  approve(callId: string, options?: { input?: Record<string, unknown> }): Promise<Reply>
+  deny(callId: string, reason?: string): Promise<Reply>
+  submitResult(callId: string, result: ExternalResult): Promise<Reply>
+  interrupt(): Promise<void>
+  readonly state: AgentState
+  readonly log: readonly AgentEvent[]
+}
+
+const direct = (agent: AgentSurface): Subject => ({
+  replyStream: (input, run) => agent.replyStream(input, run),
+  reply: (input, run) => agent.reply(input, run),
+  approve: (id, input) => agent.approve(id, input ? { input } : {}),
+  deny: (id, reason) => agent.deny(id, reason),
+  submitResult: (id, result) => agent.submitResult(id, result),
+  interrupt: () => agent.interrupt(),
+  state: async () => agent.state,
+  log: async () => agent.log,
+})
+
 export const localDriver = (): Driver => {
   const agents: ReturnType<typeof createAgent>[] = []
   return {
@@ -42,16 +65,7 @@ export const localDriver = (): Driver => {
     async open() {
       const agent = createAgent(options())
       agents.push(agent)
-      return {
-        replyStream: (input, run) => agent.replyStream(input, run),
-        reply: (input, run) => agent.reply(input, run),
-        approve: (id, input) => agent.approve(id, input ? { input } : {}),
-        deny: (id, reason) => agent.deny(id, reason),
-        submitResult: (id, result) => agent.submitResult(id, result),
-        interrupt: () => agent.interrupt(),
-        state: async () => agent.state,
-        log: async () => agent.log,
-      }
+      return direct(agent)
     },
     async close() {
       await Promise.all(agents.map((agent) => agent.close()))
@@ -95,16 +109,7 @@ export const remoteDriver = (): Driver => {
       const { session_id } = await hub.create()
       const remote = remoteAgent({ url, session: session_id })
       remotes.push(remote)
-      return {
-        replyStream: (input, run) => remote.replyStream(input, run),
-        reply: (input, run) => remote.reply(input, run),
-        approve: (id, input) => remote.approve(id, input ? { input } : {}),
-        deny: (id, reason) => remote.deny(id, reason),
-        submitResult: (id, result) => remote.submitResult(id, result),
-        interrupt: () => remote.interrupt(),
-        state: async () => remote.state,
-        log: async () => remote.log,
-      }
+      return direct(remote)
     },
     async close() {
       for (const remote of remotes) remote.close()
