@@ -44,16 +44,24 @@ const eventsView = (events: readonly AgentEvent[]): string[] => {
   }
   return out
 }
-/** An error message with the session's ids (reply and call ids, different in every run) left out. */
-const withoutIds = (message: string): string => message.replace(/(c-)?[\w-]*(?=[\w-]*\d)(?=[\w-]*[a-zA-Z])[\w-]{12,}/g, 'ID')
-/** A rejection as a user can tell it apart. */
-const failure = async (work: Promise<unknown>) => {
+/** The ids a session's log holds (replies, calls): different in every run, left out of messages. */
+const idsOf = (log: readonly AgentEvent[]): string[] => {
+  const ids = new Set<string>()
+  for (const event of log) {
+    for (const key of ['reply_id', 'tool_call_id'] as const) if (key in event) ids.add((event as Record<string, unknown>)[key] as string)
+    if (event.type === 'REQUIRE_USER_CONFIRM' || event.type === 'REQUIRE_EXTERNAL_EXECUTION') for (const call of event.tool_calls) ids.add(call.id)
+  }
+  return [...ids].filter(Boolean).sort((a, b) => b.length - a.length)
+}
+/** A rejection as a user can tell it apart: its class, its code and its message (the session's ids left out). */
+const failure = async (subject: Subject, work: Promise<unknown>) => {
   try {
     await work
     return 'resolved'
   } catch (error) {
-    if (error instanceof ModelError) return `ModelError ${error.type}: ${error.message}`
-    if (error instanceof AgentError) return `AgentError ${error.code}: ${withoutIds(error.message)}`
+    const message = idsOf(await subject.log()).reduce((text, id) => text.split(id).join('ID'), (error as Error).message)
+    if (error instanceof ModelError) return `ModelError ${error.type}: ${message}`
+    if (error instanceof AgentError) return `AgentError ${error.code}: ${message}`
     if (error instanceof AbortError) return 'AbortError'
     return `other: ${String(error)}`
   }
@@ -102,11 +110,11 @@ const scenarios: Scenario[] = [
       const events = await collect(subject.replyStream('stream 400', { signal: controller.signal }), (e) => { if (e.type === 'TEXT_BLOCK_DELTA') controller.abort() })
       const stateAfterStream = stateView(await subject.state())
       const second = new AbortController()
-      setTimeout(() => second.abort(), 150)
+      void subject.nextDelta().then(() => second.abort())
       const reply = replyView(await subject.reply('stream 400', { signal: second.signal }))
       const third = new AbortController()
-      setTimeout(() => third.abort(), 150)
-      const rejected = await failure(subject.reply('stream 400', { signal: third.signal, rejectOnInterrupt: true }))
+      void subject.nextDelta().then(() => third.abort())
+      const rejected = await failure(subject, subject.reply('stream 400', { signal: third.signal, rejectOnInterrupt: true }))
       return { events: eventsView(events), stateAfterStream, reply, rejected, ...(await after(subject)) }
     },
     expect(o) {
@@ -209,15 +217,15 @@ const scenarios: Scenario[] = [
   {
     name: 'errors: a failing model rejects reply() with ModelError; refused inputs reject with the same AgentError codes',
     async run(subject) {
-      const model = await failure(subject.reply('fail'))
+      const model = await failure(subject, subject.reply('fail'))
       const stateAfterError = stateView(await subject.state())
-      const notPaused = await failure(subject.approve('c-none'))
+      const notPaused = await failure(subject, subject.approve('c-none'))
       const paused = await subject.reply('ask /tmp/a')
-      const whilePaused = await failure(subject.reply('something else'))
-      const unknownCall = await failure(subject.approve('c-none'))
+      const whilePaused = await failure(subject, subject.reply('something else'))
+      const unknownCall = await failure(subject, subject.approve('c-none'))
       await subject.interrupt()
       let refusal: Promise<string> | null = null
-      await collect(subject.replyStream('stream 30'), (e) => { if (e.type === 'TEXT_BLOCK_DELTA') refusal ??= failure(subject.reply('hello')) })
+      await collect(subject.replyStream('stream 30'), (e) => { if (e.type === 'TEXT_BLOCK_DELTA') refusal ??= failure(subject, subject.reply('hello')) })
       return { model, stateAfterError, notPaused, paused: replyView(paused), whilePaused, unknownCall, whileRunning: await refusal, ...(await after(subject)) }
     },
     expect(o) {

@@ -3,6 +3,7 @@
 // 127.0.0.1). Each driver maps the scenario's operations onto its kind's own API, as a user of that
 // kind would write them; `state()` is what that kind shows at once (no extra sync).
 import { createAgent, createHub, createServer, memoryStore, remoteAgent, approveEvent, denyEvent, submitResultEvent, type AgentEvent, type AgentState, type ExternalResult, type OutputEvent, type Reply } from '../../lib/index.js'
+import { filter, firstValueFrom, type Observable } from 'rxjs'
 import { listen } from '../../lib/node.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
 
@@ -23,6 +24,8 @@ export interface Subject {
   state(): Promise<AgentState>
   /** The session's events as this kind holds them. */
   log(): Promise<readonly AgentEvent[]>
+  /** Resolves on the next text delta any reply of the session streams (to stop a reply() mid-text). */
+  nextDelta(): Promise<void>
 }
 
 export interface Driver {
@@ -45,7 +48,10 @@ interface AgentSurface {
   interrupt(): Promise<void>
   readonly state: AgentState
   readonly log: readonly AgentEvent[]
+  readonly events$: Observable<AgentEvent>
 }
+
+const nextDelta = async (events$: Observable<AgentEvent>) => void await firstValueFrom(events$.pipe(filter((e) => e.type === 'TEXT_BLOCK_DELTA')))
 
 const direct = (agent: AgentSurface): Subject => ({
   replyStream: (input, run) => agent.replyStream(input, run),
@@ -56,6 +62,7 @@ const direct = (agent: AgentSurface): Subject => ({
   interrupt: () => agent.interrupt(),
   state: async () => agent.state,
   log: async () => agent.log,
+  nextDelta: () => nextDelta(agent.events$),
 })
 
 export const localDriver = (): Driver => {
@@ -92,6 +99,7 @@ export const hubDriver = (): Driver => {
         interrupt: () => session.interrupt(),
         state: () => session.state(),
         log: () => store.read(session_id),
+        nextDelta: async () => nextDelta(session.follow({ fromSeq: (await session.state()).seq })),
       }
     },
     close: () => hub.close(),
