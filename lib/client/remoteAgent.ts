@@ -11,7 +11,6 @@ import { initialState, type AgentState } from '../../reducers/state.js'
 import { DEFAULT_INTERRUPT_TEXT, type AgentInput } from '../agent.js'
 import { AgentError, describe } from '../errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent } from '../events.js'
-import type { ExternalResult } from '../inputs.js'
 import type { Reply } from '../text.js'
 import { Follower, type RemoteConnection } from './follower.js'
 import { replyOutcome } from './outcome.js'
@@ -146,8 +145,8 @@ export class RemoteAgent {
   deny(tool_call_id: string, reason?: string, replyOptions: RemoteReplyOptions = {}): Promise<Reply> {
     return this.resume({ deny: { tool_call_id, ...(reason === undefined ? {} : { reason }) } }, replyOptions)
   }
-  /** Gives the result of the external call and resolves to the reply it resumed. */
-  submitResult(tool_call_id: string, result: ExternalResult | unknown, replyOptions: RemoteReplyOptions = {}): Promise<Reply> {
+  /** Gives the result of the external call (a string, `{ output, state? }` or any JSON value) and resolves to the reply it resumed. */
+  submitResult(tool_call_id: string, result: unknown, replyOptions: RemoteReplyOptions = {}): Promise<Reply> {
     return this.resume({ submit: { tool_call_id, result } }, replyOptions)
   }
 
@@ -215,8 +214,10 @@ export class RemoteAgent {
     } finally {
       options.signal?.removeEventListener('abort', onAbort)
       this.ending.signal.removeEventListener('abort', onEnd)
-      // Left early (return() or a throw in the consumer's loop): stop the reply, as a local agent does.
+      // Left early (return() or a throw in the consumer's loop): stop the reply, as a local agent
+      // does; left at its end or pause: `state` shows it by the time the loop statement finishes.
       if (started && !ended && !failed && !track.stopped) await this.interrupt().catch(() => {})
+      else if (ended && !failed) await this.reach(track.seq).catch(() => {})
       release()
     }
   }

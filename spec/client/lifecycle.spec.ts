@@ -22,8 +22,12 @@ test('after a reply stream ends, state shows its end (idle) or its pause, though
     for await (const event of remote.replyStream('stream 5')) last = event.metadata.seq as number
     assert.is(remote.state.status, 'idle')
     assert.is(remote.state.seq, last)
-    for await (const event of remote.replyStream('again')) if (event.type === 'REPLY_END') break
+    for await (const event of remote.replyStream('again')) {
+      last = event.metadata.seq as number
+      if (event.type === 'REPLY_END') break
+    }
     assert.is(remote.state.status, 'idle')
+    assert.is(remote.state.seq, last)
     for await (const _ of remote.replyStream('ask /tmp/x')) void _
     assert.is(remote.state.status, 'paused')
     assert.equal(remote.state.waiting_for.map((c) => c.name), ['delete_file'])
