@@ -291,9 +291,9 @@ export class RemoteAgent {
     return response
   }
 
-  /** Folds one checked event; an event already held is skipped, one past a gap refused (the stream is read again). */
-  private apply({ seq, event }: { seq: number; event: AgentEvent }): void {
-    if (seq <= this.entries.length) return
+  /** Folds one checked event (true); an event already held is skipped (false), one past a gap refused (the stream is read again). */
+  private apply({ seq, event }: { seq: number; event: AgentEvent }): boolean {
+    if (seq <= this.entries.length) return false
     if (seq !== this.entries.length + 1) throw new AgentError('INVALID_LOG', `Event ${seq} arrived after ${this.entries.length}: a gap; reading again from ${this.entries.length}.`)
     let next: AgentState
     try {
@@ -307,6 +307,7 @@ export class RemoteAgent {
     for (let i = this.waiters.length - 1; i >= 0; i--) {
       if (this.waiters[i].seq <= seq) this.waiters.splice(i, 1)[0].resolve()
     }
+    return true
   }
 
   /** Ends this client with `error`: every waiting call rejects with it, later calls too. */

@@ -57,6 +57,34 @@ test('a bad event on /events is never folded: the stream ends and the log is rea
   }
 })
 
+test('a server that sends a bad event at the same place again and again: pending calls reject with INVALID_EVENT instead of waiting for good', async () => {
+  const server = await startServer(sessionAgent())
+  const id = await newSession(server.url)
+  await server.hub.session(id).reply('hello')
+  let reads = 0
+  const remote = remoteAgent({
+    url: server.url, session: id,
+    fetch: async (input, init) => {
+      if (!String(input).includes('/events')) return fetch(input, init)
+      reads += 1
+      return sseThenOpen([frame(1, 'null')])
+    },
+  })
+  const seen: unknown[] = []
+  const failed = new Promise<unknown>((resolve) => remote.events$.subscribe({ next: (e) => seen.push(e), error: resolve }))
+  try {
+    await within(rejectsWithCode(remote.sync(), 'INVALID_EVENT'), LONG, 'sync()')
+    assert.instance(await failed, AgentError)
+    assert.equal(seen, [])
+    assert.equal(remote.log, [])
+    assert.ok(reads >= 2, `read again before giving up (${reads} reads)`)
+    await rejectsWithCode(remote.reply('hi'), 'INVALID_EVENT')
+  } finally {
+    remote.close()
+    await server.close()
+  }
+})
+
 test('a bad event in a reply stream ends it with INVALID_EVENT; nothing of it is yielded or folded', async () => {
   const server = await startServer(sessionAgent())
   const id = await newSession(server.url)
