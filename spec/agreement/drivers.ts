@@ -2,8 +2,8 @@
 // hub session (`hub.session(id)`) and a remote agent (`remoteAgent` over a real `listen()` server on
 // 127.0.0.1). Each driver maps the scenario's operations onto its kind's own API, as a user of that
 // kind would write them; `state()` is what that kind shows at once (no extra sync).
-import { createAgent, createHub, createServer, memoryStore, remoteAgent, approveEvent, denyEvent, submitResultEvent, type AgentEvent, type AgentState, type ExternalResult, type OutputEvent, type Reply } from '../../lib/index.js'
-import { filter, firstValueFrom, type Observable } from 'rxjs'
+import { createAgent, createHub, createServer, memoryStore, remoteAgent, approveEvent, denyEvent, submitResultEvent, type AgentEvent, type SessionStore, type AgentState, type ExternalResult, type OutputEvent, type Reply } from '../../lib/index.js'
+import { filter, firstValueFrom, take, toArray, type Observable } from 'rxjs'
 import { listen } from '../../lib/node.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
 
@@ -29,7 +29,7 @@ export interface Subject {
 }
 
 export interface Driver {
-  readonly kind: 'local agent' | 'hub session' | 'remoteAgent'
+  readonly kind: string
   open(): Promise<Subject>
   close(): Promise<void>
 }
@@ -80,12 +80,16 @@ export const localDriver = (): Driver => {
   }
 }
 
-export const hubDriver = (): Driver => {
-  const store = memoryStore()
-  const hub = createHub({ store, agent: options })
+/** A hub over `store` (one being made, e.g. migrated, is waited for). */
+const hubOver = async (store: SessionStore | Promise<SessionStore>) => ({ hub: createHub({ store: await store, agent: options }) })
+
+/** Sessions of a hub over `store` (default: in memory), used through their handles. */
+export const hubDriver = (store: SessionStore | Promise<SessionStore> = memoryStore(), kind = 'hub session'): Driver => {
+  const ready = hubOver(store)
   return {
-    kind: 'hub session',
+    kind,
     async open() {
+      const { hub } = await ready
       const { session_id } = await hub.create()
       const session = hub.session(session_id)
       // A handle answers a paused call with the same input builders the agent uses, resumed with reply().
@@ -98,30 +102,32 @@ export const hubDriver = (): Driver => {
         submitResult: (id, result) => resume((state) => submitResultEvent(state, id, result)),
         interrupt: () => session.interrupt(),
         state: () => session.state(),
-        log: () => store.read(session_id),
+        // The log as the handle follows it, up to the state it shows (on PostgreSQL, once committed).
+        log: async () => firstValueFrom(session.follow().pipe(take((await session.state()).seq), toArray())),
         nextDelta: async () => nextDelta(session.follow({ fromSeq: (await session.state()).seq })),
       }
     },
-    close: () => hub.close(),
+    close: async () => (await ready).hub.close(),
   }
 }
 
-export const remoteDriver = (): Driver => {
-  const hub = createHub({ store: memoryStore(), agent: options })
-  const serving = listen(createServer({ hub }), { port: 0 })
+/** remoteAgents over a real server on 127.0.0.1 whose hub keeps its sessions in `store` (default: in memory). */
+export const remoteDriver = (store: SessionStore | Promise<SessionStore> = memoryStore(), kind = 'remoteAgent'): Driver => {
+  const ready = hubOver(store).then(async ({ hub }) => ({ hub, server: await listen(createServer({ hub }), { port: 0 }) }))
   const remotes: ReturnType<typeof remoteAgent>[] = []
   return {
-    kind: 'remoteAgent',
+    kind,
     async open() {
-      const { url } = await serving
+      const { hub, server } = await ready
       const { session_id } = await hub.create()
-      const remote = remoteAgent({ url, session: session_id })
+      const remote = remoteAgent({ url: server.url, session: session_id })
       remotes.push(remote)
       return direct(remote)
     },
     async close() {
       for (const remote of remotes) remote.close()
-      await (await serving).close()
+      const { hub, server } = await ready
+      await server.close()
       await hub.close()
     },
   }
