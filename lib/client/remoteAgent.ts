@@ -5,13 +5,13 @@
 // server, so `replay(remote.log)` equals the server's state; it follows them only while something
 // needs them (follower.ts), so it never keeps a process alive on its own. Replies stream from
 // POST /replies; leaving one early or aborting its signal interrupts it. No agent logic lives here.
-import { BehaviorSubject, Observable, Subject } from 'rxjs'
-import { rootReducer } from '../../reducers/root.js'
-import { initialState, type AgentState } from '../../reducers/state.js'
+import { BehaviorSubject, Observable, type Subject } from 'rxjs'
+import type { AgentState } from '../../reducers/state.js'
 import { DEFAULT_INTERRUPT_TEXT, type AgentInput } from '../agent.js'
 import { AgentError, describe } from '../errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent } from '../events.js'
 import type { Reply } from '../text.js'
+import { FoldedLog } from './foldedLog.js'
 import { Follower, type RemoteConnection } from './follower.js'
 import { replyOutcome } from './outcome.js'
 import { receivedEvent } from './received.js'
@@ -45,19 +45,10 @@ interface ReplyTrack {
   stopped: boolean
 }
 
-interface Waiter {
-  seq: number
-  resolve: () => void
-  reject: (error: AgentError) => void
-}
-
 export class RemoteAgent {
   readonly session_id: string
-  private readonly events = new Subject<AgentEvent>()
-  private readonly states: BehaviorSubject<AgentState>
   private readonly connection = new BehaviorSubject<RemoteConnection>('connecting')
-  private readonly entries: AgentEvent[] = []
-  private readonly waiters: Waiter[] = []
+  private readonly folded: FoldedLog
   /** Aborts every request and stream in flight when this client ends (close(), or the session is gone). */
   private readonly ending = new AbortController()
   private readonly follower: Follower
@@ -65,8 +56,6 @@ export class RemoteAgent {
   private readonly fetch: typeof globalThis.fetch
   private readonly maxLineBytes: number
   private readonly interruptText: string
-  /** CLOSED after close(); NOT_FOUND or UNAUTHORIZED once the server refused to follow the session. */
-  private failure: AgentError | null = null
 
   constructor(private readonly options: RemoteAgentOptions) {
     if (typeof options?.url !== 'string' || typeof options.session !== 'string' || !options.session)
@@ -80,21 +69,21 @@ export class RemoteAgent {
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis)
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
     this.interruptText = options.interruptText ?? DEFAULT_INTERRUPT_TEXT
-    this.states = new BehaviorSubject(initialState())
+    this.folded = new FoldedLog(() => this.follower.hold())
     this.follower = new Follower({
-      open: async (signal) => readSse(await this.send('GET', `/events?from_seq=${this.entries.length}`, undefined, signal), { maxLineBytes: this.maxLineBytes }),
-      apply: (message) => this.apply(receivedEvent(message)),
+      open: async (signal) => readSse(await this.send('GET', `/events?from_seq=${this.folded.entries.length}`, undefined, signal), { maxLineBytes: this.maxLineBytes }),
+      apply: (message) => this.folded.apply(receivedEvent(message)),
       fail: (error) => this.fail(error),
     }, this.connection)
   }
 
   /** The fold of the events received so far (up to date while a call is in progress or someone subscribes; `sync()` brings it up to date). */
-  get state(): AgentState { return this.states.value }
-  get log(): readonly AgentEvent[] { return this.entries }
+  get state(): AgentState { return this.folded.states.value }
+  get log(): readonly AgentEvent[] { return this.folded.entries }
   /** The state now, then after every event; subscribing follows the session until unsubscribed. */
-  get state$(): Observable<AgentState> { return this.held(this.states) }
+  get state$(): Observable<AgentState> { return this.held(this.folded.states) }
   /** Every event of the session from the last one held; subscribing follows the session until unsubscribed. */
-  get events$(): Observable<AgentEvent> { return this.held(this.events) }
+  get events$(): Observable<AgentEvent> { return this.held(this.folded.events) }
   get connection$(): Observable<RemoteConnection> { return this.held(this.connection) }
 
   /** Resolves with the state once every event the server had when called is folded here. */
@@ -155,10 +144,7 @@ export class RemoteAgent {
    * running on the server goes on; `interrupt()` first to stop it), later calls too.
    */
   close(): void {
-    if (this.failure?.code === 'CLOSED') return
     this.fail(new AgentError('CLOSED', 'The remote agent is closed; create a new remoteAgent to go on.'))
-    this.events.complete()
-    this.states.complete()
     this.connection.complete()
   }
 
@@ -225,8 +211,8 @@ export class RemoteAgent {
   /** The rest of `track`'s reply after its seq, as the followed log holds it (to its end or pause); waiting for more only with `wait`. */
   private async *replyFromLog(track: ReplyTrack, wait: boolean): AsyncGenerator<OutputEvent> {
     for (;;) {
-      while (track.seq < this.entries.length) {
-        const event = this.entries[track.seq++]
+      while (track.seq < this.folded.entries.length) {
+        const event = this.folded.entries[track.seq++]
         if (!isOutputEvent(event) || event.reply_id !== track.reply_id) continue
         yield event
         if (event.type === 'REPLY_END') return
@@ -249,7 +235,7 @@ export class RemoteAgent {
       const reply_id = first.reply_id
       options.signal?.addEventListener('abort', onAbort)
       await this.reach(lastSeq(caused))
-      while (this.state.status === 'running' && this.state.reply_id === reply_id) await this.reach(this.entries.length + 1)
+      while (this.state.status === 'running' && this.state.reply_id === reply_id) await this.reach(this.folded.entries.length + 1)
       return replyOutcome(this.state, reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt })
     } finally {
       options.signal?.removeEventListener('abort', onAbort)
@@ -291,41 +277,20 @@ export class RemoteAgent {
     return response
   }
 
-  /** Folds one checked event (true); an event already held is skipped (false), one past a gap refused (the stream is read again). */
-  private apply({ seq, event }: { seq: number; event: AgentEvent }): boolean {
-    if (seq <= this.entries.length) return false
-    if (seq !== this.entries.length + 1) throw new AgentError('INVALID_LOG', `Event ${seq} arrived after ${this.entries.length}: a gap; reading again from ${this.entries.length}.`)
-    let next: AgentState
-    try {
-      next = rootReducer(this.states.value, event)
-    } catch (error) {
-      throw new AgentError('INVALID_EVENT', `The server sent a ${event.type} event (seq ${seq}) the state cannot take: ${describe(error)}.`)
-    }
-    this.entries.push(event)
-    this.states.next(next)
-    this.events.next(event)
-    for (let i = this.waiters.length - 1; i >= 0; i--) {
-      if (this.waiters[i].seq <= seq) this.waiters.splice(i, 1)[0].resolve()
-    }
-    return true
-  }
-
-  /** Ends this client with `error`: every waiting call rejects with it, later calls too. */
+  /** Ends this client with `error`: every waiting call rejects with it, later calls too, and the requests in flight are aborted. */
   private fail(error: AgentError): void {
     if (this.failure) return
-    this.failure = error
+    this.folded.fail(error)
     this.follower.stop()
     this.ending.abort()
-    for (const waiter of this.waiters.splice(0)) waiter.reject(error)
-    if (error.code !== 'CLOSED') this.events.error(error)
   }
 
-  /** Resolves once the log holds `seq` events (following meanwhile); rejects when this client ends. */
+  private get failure(): AgentError | null {
+    return this.folded.failure
+  }
+
   private reach(seq: number): Promise<void> {
-    if (this.entries.length >= seq) return Promise.resolve()
-    if (this.failure) return Promise.reject(this.failure)
-    const release = this.follower.hold()
-    return new Promise<void>((resolve, reject) => this.waiters.push({ seq, resolve, reject })).finally(release)
+    return this.folded.reach(seq)
   }
 
   /** `subject` as an Observable that follows the session while subscribed. */
