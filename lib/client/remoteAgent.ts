@@ -38,12 +38,19 @@ export interface RemoteReplyOptions {
   rejectOnInterrupt?: boolean
 }
 
-/** How one reply stream went, for `reply()`: its id, the seq of its last event, whether its caller stopped it. */
+/**
+ * How one reply stream went: its id, the seq of its last durable event (the server names a seq,
+ * `id:`, only on the events committed when delivered: its end and pauses), the events yielded since
+ * (skipped when the rest is read from the log), and whether its caller stopped it.
+ */
 interface ReplyTrack {
   reply_id: string | null
   seq: number
+  since: Set<string>
   stopped: boolean
 }
+
+const newTrack = (): ReplyTrack => ({ reply_id: null, seq: 0, since: new Set(), stopped: false })
 
 export class RemoteAgent {
   readonly session_id: string
@@ -99,7 +106,7 @@ export class RemoteAgent {
    * by the network goes on from the session's followed log, from the last seq seen.
    */
   replyStream(input: AgentInput | string, options: RemoteReplyOptions = {}): AsyncGenerator<OutputEvent> {
-    return this.stream(input, options, { reply_id: null, seq: 0, stopped: false })
+    return this.stream(input, options, newTrack())
   }
 
   /**
@@ -109,7 +116,7 @@ export class RemoteAgent {
    * failed, and with the server's coded refusal (AgentError) when the input was refused.
    */
   async reply(input: AgentInput | string, options: RemoteReplyOptions = {}): Promise<Reply> {
-    const track: ReplyTrack = { reply_id: null, seq: 0, stopped: false }
+    const track = newTrack()
     for await (const _ of this.stream(input, options, track)) void _
     if (track.reply_id === null) throw new AgentError('INTERNAL', 'The reply stream ended without events.')
     return replyOutcome(this.state, track.reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt }, track.stopped)
@@ -175,7 +182,11 @@ export class RemoteAgent {
           const { seq, event } = receivedEvent(message)
           if (!isOutputEvent(event)) continue
           track.reply_id ??= event.reply_id
-          track.seq = seq
+          if (message.id === undefined) track.since.add(event.id)
+          else {
+            track.seq = seq
+            track.since.clear()
+          }
           ended = isTerminal(event)
           yield event
         }
@@ -208,12 +219,12 @@ export class RemoteAgent {
     }
   }
 
-  /** The rest of `track`'s reply after its seq, as the followed log holds it (to its end or pause); waiting for more only with `wait`. */
+  /** The rest of `track`'s reply after its seq but the events it yielded since, as the followed log holds it (to its end or pause); waiting for more only with `wait`. */
   private async *replyFromLog(track: ReplyTrack, wait: boolean): AsyncGenerator<OutputEvent> {
     for (;;) {
       while (track.seq < this.folded.entries.length) {
         const event = this.folded.entries[track.seq++]
-        if (!isOutputEvent(event) || event.reply_id !== track.reply_id) continue
+        if (!isOutputEvent(event) || event.reply_id !== track.reply_id || track.since.has(event.id)) continue
         yield event
         if (event.type === 'REPLY_END') return
       }
