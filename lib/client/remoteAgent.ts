@@ -178,8 +178,11 @@ export class RemoteAgent {
       started = true
       if (track.stopped) interrupt()
       try {
+        let last = 0
         for await (const message of readSse(response, { maxLineBytes: this.maxLineBytes, signal: stop.signal })) {
           const { seq, event } = receivedEvent(message)
+          if (seq <= last) throw new AgentError('INVALID_EVENT', `The server sent a ${event.type} event with seq ${seq} after seq ${last} in one reply stream.`)
+          last = seq
           if (!isOutputEvent(event)) continue
           track.reply_id ??= event.reply_id
           if (message.id === undefined) track.since.add(event.id)

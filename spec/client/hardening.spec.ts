@@ -7,6 +7,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { AgentError, DEFAULT_INTERRUPT_TEXT, remoteAgent, replay, type OutputEvent } from '../../lib/index.js'
 import { DEFAULT_MAX_LINE_BYTES, readSse } from '../../lib/client/sse.js'
+import { ev } from '../helpers/events.js'
 import { rejectsWithCode } from '../helpers/expect.js'
 import { within } from '../helpers/hardening.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
@@ -85,22 +86,30 @@ test('a server that sends a bad event at the same place again and again: pending
   }
 })
 
-test('a bad event in a reply stream ends it with INVALID_EVENT; nothing of it is yielded or folded', async () => {
+test('a bad event in a reply stream ends it with INVALID_EVENT: a malformed one, or one whose seq goes back; nothing bad is yielded or folded', async () => {
   const server = await startServer(sessionAgent())
   const id = await newSession(server.url)
-  const remote = remoteAgent({
-    url: server.url, session: id,
-    fetch: async (input, init) => (String(input).includes('/replies') ? sseThenOpen([frame(1, JSON.stringify({ type: 'TEXT_BLOCK_DELTA', delta: 'x' }))]) : fetch(input, init)),
-  })
+  const start = ev('REPLY_START', { reply_id: 'r-1', session_id: id, name: 'Friday', role: 'assistant', metadata: { seq: 2 } })
+  const block = ev('TEXT_BLOCK_START', { reply_id: 'r-1', block_id: 'b-1', metadata: { seq: 1 } })
+  const streams = {
+    malformed: { frames: [frame(undefined, JSON.stringify({ type: 'TEXT_BLOCK_DELTA', delta: 'x' }))], good: 0 },
+    'going back': { frames: [frame(undefined, JSON.stringify(start)), frame(undefined, JSON.stringify(block))], good: 1 },
+  }
   try {
-    const yielded: OutputEvent[] = []
-    await within(rejectsWithCode(async () => {
-      for await (const event of remote.replyStream('hi')) yielded.push(event)
-    }, 'INVALID_EVENT'), LONG, 'the reply stream')
-    assert.equal(yielded, [])
-    assert.equal(remote.log.filter((e) => e.type === 'TEXT_BLOCK_DELTA'), [])
+    for (const [what, { frames, good }] of Object.entries(streams)) {
+      const remote = remoteAgent({ url: server.url, session: id, fetch: async (input, init) => (String(input).includes('/replies') ? sseThenOpen(frames) : fetch(input, init)) })
+      try {
+        const yielded: OutputEvent[] = []
+        await within(rejectsWithCode(async () => {
+          for await (const event of remote.replyStream('hi')) yielded.push(event)
+        }, 'INVALID_EVENT'), LONG, `the reply stream (${what})`)
+        assert.is(yielded.length, good, what)
+        assert.equal(remote.log, [], what)
+      } finally {
+        remote.close()
+      }
+    }
   } finally {
-    remote.close()
     await server.close()
   }
 })
