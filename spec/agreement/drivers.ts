@@ -2,7 +2,7 @@
 // hub session (`hub.session(id)`) and a remote agent (`remoteAgent` over a real `listen()` server on
 // 127.0.0.1). Each driver maps the scenario's operations onto its kind's own API, as a user of that
 // kind would write them; `state()` is what that kind shows at once (no extra sync).
-import { createAgent, createHub, createServer, memoryStore, remoteAgent, approveEvent, denyEvent, submitResultEvent, type AgentEvent, type SessionStore, type AgentState, type ExternalResult, type OutputEvent, type Reply } from '../../lib/index.js'
+import { createAgent, createHub, createServer, memoryStore, remoteAgent, approveEvent, denyEvent, submitResultEvent, type AgentEvent, type Hub, type SessionStore, type AgentState, type ExternalResult, type OutputEvent, type Reply } from '../../lib/index.js'
 import { filter, firstValueFrom, take, toArray, type Observable } from 'rxjs'
 import { listen } from '../../lib/node.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
@@ -80,16 +80,33 @@ export const localDriver = (): Driver => {
   }
 }
 
-/** A hub over `store` (one being made, e.g. migrated, is waited for). */
-const hubOver = async (store: SessionStore | Promise<SessionStore>) => ({ hub: createHub({ store: await store, agent: options }) })
+/** A store, or how to make one (e.g. a database store to migrate first), called on the first use. */
+export type StoreSource = SessionStore | (() => Promise<SessionStore>)
+
+/** A hub over `store` and what is built on it, made on first use (a spec file's top level only declares drivers), closed if made. */
+const lazily = <T>(store: StoreSource, build: (hub: Hub) => Promise<T>) => {
+  let made: Promise<{ hub: Hub; built: T }> | null = null
+  return {
+    get: () => (made ??= (async () => {
+      const hub = createHub({ store: typeof store === 'function' ? await store() : store, agent: options })
+      return { hub, built: await build(hub) }
+    })()),
+    async close(closeBuilt: (built: T) => Promise<void> = async () => {}) {
+      if (!made) return
+      const { hub, built } = await made
+      await closeBuilt(built)
+      await hub.close()
+    },
+  }
+}
 
 /** Sessions of a hub over `store` (default: in memory), used through their handles. */
-export const hubDriver = (store: SessionStore | Promise<SessionStore> = memoryStore(), kind = 'hub session'): Driver => {
-  const ready = hubOver(store)
+export const hubDriver = (store: StoreSource = memoryStore(), kind = 'hub session'): Driver => {
+  const ready = lazily(store, async () => null)
   return {
     kind,
     async open() {
-      const { hub } = await ready
+      const { hub } = await ready.get()
       const { session_id } = await hub.create()
       const session = hub.session(session_id)
       // A handle answers a paused call with the same input builders the agent uses, resumed with reply().
@@ -107,18 +124,18 @@ export const hubDriver = (store: SessionStore | Promise<SessionStore> = memorySt
         nextDelta: async () => nextDelta(session.follow({ fromSeq: (await session.state()).seq })),
       }
     },
-    close: async () => (await ready).hub.close(),
+    close: () => ready.close(),
   }
 }
 
 /** remoteAgents over a real server on 127.0.0.1 whose hub keeps its sessions in `store` (default: in memory). */
-export const remoteDriver = (store: SessionStore | Promise<SessionStore> = memoryStore(), kind = 'remoteAgent'): Driver => {
-  const ready = hubOver(store).then(async ({ hub }) => ({ hub, server: await listen(createServer({ hub }), { port: 0 }) }))
+export const remoteDriver = (store: StoreSource = memoryStore(), kind = 'remoteAgent'): Driver => {
+  const ready = lazily(store, (hub) => listen(createServer({ hub }), { port: 0 }))
   const remotes: ReturnType<typeof remoteAgent>[] = []
   return {
     kind,
     async open() {
-      const { hub, server } = await ready
+      const { hub, built: server } = await ready.get()
       const { session_id } = await hub.create()
       const remote = remoteAgent({ url: server.url, session: session_id })
       remotes.push(remote)
@@ -126,9 +143,7 @@ export const remoteDriver = (store: SessionStore | Promise<SessionStore> = memor
     },
     async close() {
       for (const remote of remotes) remote.close()
-      const { hub, server } = await ready
-      await server.close()
-      await hub.close()
+      await ready.close((server) => server.close())
     },
   }
 }

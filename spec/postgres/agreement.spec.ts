@@ -8,7 +8,7 @@ import { dropSchemas, freshStore, postgresAvailable } from './helpers/db.js'
 if (postgresAvailable('spec/postgres/agreement.spec.ts')) {
   agree('postgres/agreement: local agent, hub session and remoteAgent on PostgreSQL', [
     localDriver(),
-    hubDriver(freshStore(), 'hub session on PostgreSQL'),
-    remoteDriver(freshStore(), 'remoteAgent over a server on PostgreSQL'),
+    hubDriver(() => freshStore(), 'hub session on PostgreSQL'),
+    remoteDriver(() => freshStore(), 'remoteAgent over a server on PostgreSQL'),
   ], dropSchemas)
 }
