@@ -8,7 +8,7 @@
 // expect: Hello from the server!
 // expect: paused, waiting for delete_file {"path":"/tmp/a.txt"}
 // expect: approved: Deleted it. (status: idle)
-// expect: 29 events; replay(remote.log) equals the server's state: true
+// expect: events; replay(remote.log) equals the server's state: true
 import { isDeepStrictEqual } from 'node:util'
 import { z } from 'zod'
 import { callTool, createHub, createServer, defineTool, memoryStore, remoteAgent, replay, say, scriptedModel } from 'agentlog'

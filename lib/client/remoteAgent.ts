@@ -119,7 +119,7 @@ export class RemoteAgent {
     const track = newTrack()
     for await (const _ of this.stream(input, options, track)) void _
     if (track.reply_id === null) throw new AgentError('INTERNAL', 'The reply stream ended without events.')
-    return replyOutcome(this.state, track.reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt }, track.stopped)
+    return replyOutcome(this.state, this.log, track.reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt }, track.stopped)
   }
 
   /** Interrupts the running or paused reply; resolves when it has ended and `state` shows it. */
@@ -210,7 +210,8 @@ export class RemoteAgent {
       ended = true
       await this.reach(track.seq)
     } catch (error) {
-      throw this.failure && isAbort(error) ? this.failure : error
+      // Ended with the client (closed, the session gone): whatever broke the stream, that is why.
+      throw this.failure ?? error
     } finally {
       options.signal?.removeEventListener('abort', onAbort)
       this.ending.signal.removeEventListener('abort', onEnd)
@@ -250,7 +251,7 @@ export class RemoteAgent {
       options.signal?.addEventListener('abort', onAbort)
       await this.reach(lastSeq(caused))
       while (this.state.status === 'running' && this.state.reply_id === reply_id) await this.reach(this.folded.entries.length + 1)
-      return replyOutcome(this.state, reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt })
+      return replyOutcome(this.state, this.log, reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt })
     } finally {
       options.signal?.removeEventListener('abort', onAbort)
       release()
@@ -325,7 +326,5 @@ const isTerminal = (event: OutputEvent): boolean =>
 
 /** The highest seq among `events` (0 for none). */
 const lastSeq = (events: readonly AgentEvent[]): number => events.reduce((seq, event) => Math.max(seq, Number(event.metadata.seq) || 0), 0)
-
-const isAbort = (error: unknown): boolean => error instanceof Error && error.name === 'AbortError'
 
 export const remoteAgent = (options: RemoteAgentOptions): RemoteAgent => new RemoteAgent(options)

@@ -6,7 +6,7 @@
 // the others to observe exactly the same.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { AbortError, AgentError, DEFAULT_INTERRUPT_TEXT, ModelError, type AgentEvent, type AgentState, type Block, type Msg, type OutputEvent, type Reply } from '../../lib/index.js'
+import { AbortError, AgentError, DEFAULT_INTERRUPT_TEXT, ModelError, outputText, type AgentEvent, type AgentState, type Block, type Msg, type OutputEvent, type Reply } from '../../lib/index.js'
 import type { Driver, Subject } from './drivers.js'
 
 /** A block as a user reads it (the text of an interrupted message masked: how much streamed before the stop varies). */
@@ -14,7 +14,7 @@ const blockView = (block: Block, masked: boolean): string => {
   switch (block.type) {
     case 'text': return masked ? 'text' : `text ${block.text}`
     case 'tool_call': return `tool_call ${block.name} ${block.state} ${block.input}`
-    case 'tool_result': return `tool_result ${block.name} ${block.state} ${JSON.stringify(block.output)}`
+    case 'tool_result': return `tool_result ${block.name} ${block.state} ${JSON.stringify(outputText(block.output))}`
     default: return block.type
   }
 }
