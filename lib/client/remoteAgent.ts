@@ -8,6 +8,7 @@
 import { BehaviorSubject, Observable, type Subject } from 'rxjs'
 import type { AgentState } from '../../reducers/state.js'
 import { DEFAULT_INTERRUPT_TEXT, type AgentInput } from '../agent.js'
+import { SYNC_POINTS } from '../commitGate.js'
 import { AgentError, describe } from '../errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent } from '../events.js'
 import type { Reply } from '../text.js'
@@ -47,10 +48,12 @@ interface ReplyTrack {
   reply_id: string | null
   seq: number
   since: Set<string>
+  /** The seq of the last event yielded (durable or not): the folded state has caught up once it is there. */
+  last: number
   stopped: boolean
 }
 
-const newTrack = (): ReplyTrack => ({ reply_id: null, seq: 0, since: new Set(), stopped: false })
+const newTrack = (): ReplyTrack => ({ reply_id: null, seq: 0, since: new Set(), last: 0, stopped: false })
 
 export class RemoteAgent {
   readonly session_id: string
@@ -178,13 +181,16 @@ export class RemoteAgent {
       started = true
       if (track.stopped) interrupt()
       try {
-        let last = 0
         for await (const message of readSse(response, { maxLineBytes: this.maxLineBytes, signal: stop.signal })) {
           const { seq, event } = receivedEvent(message)
-          if (seq <= last) throw new AgentError('INVALID_EVENT', `The server sent a ${event.type} event with seq ${seq} after seq ${last} in one reply stream.`)
-          last = seq
+          if (seq <= track.last) throw new AgentError('INVALID_EVENT', `The server sent a ${event.type} event with seq ${seq} after seq ${track.last} in one reply stream.`)
+          track.last = seq
           if (!isOutputEvent(event)) continue
-          track.reply_id ??= event.reply_id
+          if (track.reply_id === null) {
+            // Read from the log after a cut, the reply goes on from here (not from an earlier part of it, before a pause).
+            track.reply_id = event.reply_id
+            track.seq = seq - 1
+          }
           if (message.id === undefined) track.since.add(event.id)
           else {
             track.seq = seq
@@ -229,11 +235,13 @@ export class RemoteAgent {
       while (track.seq < this.folded.entries.length) {
         const event = this.folded.entries[track.seq++]
         if (!isOutputEvent(event) || event.reply_id !== track.reply_id || track.since.has(event.id)) continue
+        track.last = Math.max(track.last, track.seq)
         yield event
         if (event.type === 'REPLY_END') return
       }
-      const { status, reply_id } = this.state
-      if (!wait || (status === 'paused' && reply_id === track.reply_id)) return
+      // Paused again: once the state has folded every event yielded (not an earlier pause of this reply).
+      const { status, reply_id, seq } = this.state
+      if (!wait || (status === 'paused' && reply_id === track.reply_id && seq >= track.last)) return
       await this.reach(track.seq + 1)
     }
   }
@@ -321,8 +329,8 @@ export class RemoteAgent {
   }
 }
 
-const isTerminal = (event: OutputEvent): boolean =>
-  event.type === 'REPLY_END' || event.type === 'REQUIRE_USER_CONFIRM' || event.type === 'REQUIRE_EXTERNAL_EXECUTION'
+/** The reply's end or a pause (what a reply stream names with a durable id). */
+const isTerminal = (event: OutputEvent): boolean => SYNC_POINTS.has(event.type)
 
 /** The highest seq among `events` (0 for none). */
 const lastSeq = (events: readonly AgentEvent[]): number => events.reduce((seq, event) => Math.max(seq, Number(event.metadata.seq) || 0), 0)

@@ -7,11 +7,11 @@ export const serverState = async (url: string, id: string) => (await (await fetc
 
 type Rewrite = (response: Response) => Response
 
-/** A fetch whose responses to requests whose URL contains `path` are rewritten by `rewrite` (the first `times` of them). */
-export const rewriting = (path: string, rewrite: Rewrite, times = Infinity): typeof fetch => {
+/** A fetch (over `base`) whose responses to requests whose URL contains `path` are rewritten by `rewrite` (the first `times` of them). */
+export const rewriting = (path: string, rewrite: Rewrite, times = Infinity, base: typeof fetch = fetch): typeof fetch => {
   let left = times
   return async (input, init) => {
-    const response = await fetch(input, init)
+    const response = await base(input, init)
     if (!String(input).includes(path) || left-- <= 0 || !response.body) return response
     return rewrite(response)
   }
@@ -53,6 +53,30 @@ export const cutAfter = (bytes: number): Rewrite => (response) => {
         await reader.cancel()
         controller.close()
       }
+    },
+    cancel: () => reader.cancel(),
+  })
+  return new Response(cut, { status: response.status, headers: response.headers })
+}
+
+/** The body cut after its first `events` complete events (the connection closes there). */
+export const cutAfterEvents = (events: number): Rewrite => (response) => {
+  const reader = response.body!.getReader()
+  const decoder = new TextDecoder()
+  const encoder = new TextEncoder()
+  let text = ''
+  let done = false
+  const cut = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (done) return controller.close()
+      const next = await reader.read()
+      if (next.done) return controller.close()
+      text += decoder.decode(next.value, { stream: true })
+      const frames = text.split('\n\n')
+      if (frames.length - 1 < events) return
+      done = true
+      await reader.cancel()
+      controller.enqueue(encoder.encode(`${frames.slice(0, events).join('\n\n')}\n\n`))
     },
     cancel: () => reader.cancel(),
   })

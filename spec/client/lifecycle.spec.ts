@@ -5,11 +5,11 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { remoteAgent } from '../../lib/index.js'
+import { approveEvent, isOutputEvent, remoteAgent, type OutputEvent, type Reply } from '../../lib/index.js'
 import { within } from '../helpers/hardening.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
 import { newSession, startServer } from '../server/helpers.js'
-import { delayed, rewriting, serverState } from './helpers.js'
+import { cutAfterEvents, delayed, rewriting, serverState } from './helpers.js'
 
 const test = suite('client/lifecycle')
 
@@ -32,6 +32,28 @@ test('after a reply stream ends, state shows its end (idle) or its pause, though
     assert.is(remote.state.status, 'paused')
     assert.equal(remote.state.waiting_for.map((c) => c.name), ['delete_file'])
     assert.equal(remote.state, await serverState(server.url, id))
+  } finally {
+    remote.close()
+    await server.close()
+  }
+})
+
+test('a resumed reply whose stream is cut goes on from the log to its end, though the log arrives late (an earlier pause of the reply is not its end)', async () => {
+  const server = await startServer(sessionAgent())
+  const id = await newSession(server.url)
+  const paused = await server.hub.session(id).reply('ask /tmp/a') as Reply
+  const remote = remoteAgent({ url: server.url, session: id, fetch: rewriting('/events', delayed(150), Infinity, rewriting('/replies', cutAfterEvents(1), 1)) })
+  try {
+    await remote.sync()
+    assert.is(remote.state.status, 'paused')
+    const events: OutputEvent[] = []
+    for await (const event of remote.replyStream(approveEvent(remote.state, paused.waiting_for[0].id))) events.push(event)
+    const start = remote.log.findIndex((e) => e.type === 'USER_CONFIRM_RESULT')
+    const expected = remote.log.slice(start).filter((e) => isOutputEvent(e) && e.reply_id === paused.id)
+    assert.equal(events.map((e) => e.id), expected.map((e) => e.id))
+    const end = events.at(-1)!
+    assert.is(end.type === 'REPLY_END' && end.finished_reason, 'completed')
+    assert.is(remote.state.status, 'idle')
   } finally {
     remote.close()
     await server.close()
