@@ -33,7 +33,9 @@ export const reviveSubagents = <A extends RevivableAgent>(agent: A, tools: Reado
   const { status, reply_id, reply_msg } = agent.state
   // A running reply is a cut one only while the agent is being restored: later, its calls are live.
   if (status === 'idle' || (status === 'running' && !restoring) || !reply_id || !reply_msg) return
-  for (const { tool_call_id, child_session_id } of openSubagentCalls(agent.log, reply_id)) {
+  // Only an agent with agent tools has sub-agents to reopen (the others' logs are not read).
+  if (![...tools.values()].some((tool) => revivers.has(tool))) return
+  for (const { tool_call_id, child_session_id } of openSubagentCalls(agent, reply_id)) {
     const call = findToolCall(reply_msg, tool_call_id)
     if (!call || childOfCall(agent, reply_id, tool_call_id)) continue
     if (status === 'paused' && call.state !== 'submitted') continue
@@ -45,7 +47,13 @@ export const reviveSubagents = <A extends RevivableAgent>(agent: A, tools: Reado
 }
 
 /** The calls of reply `reply_id` that started a sub-agent (TOOL_RESULT_START metadata.child_session_id) and have no result yet. */
-const openSubagentCalls = (log: readonly AgentEvent[], reply_id: string): { tool_call_id: string; child_session_id: string }[] => {
+const openSubagentCalls = (agent: RevivableAgent, reply_id: string): { tool_call_id: string; child_session_id: string }[] => {
+  let log: readonly AgentEvent[]
+  try {
+    log = agent.log
+  } catch {
+    return [] // opened from a snapshot inside the reply: its start is not loaded (not reopened; see the README)
+  }
   const ended = new Set<string>()
   const open: { tool_call_id: string; child_session_id: string }[] = []
   for (let i = log.length - 1; i >= 0; i--) {
