@@ -1,0 +1,113 @@
+// Who owns a session: this process registers as an owner (a key in the owners bucket, whose TTL is
+// the lease, renewed every third of it) and holds a session by creating the session's key in the
+// leases bucket with its owner id (create-if-absent). A key naming an owner whose own key ran out
+// (killed, partitioned, paused past the lease) is taken over with a revision-checked update, so of
+// two processes racing for it exactly one wins. An owner that finds its key gone, or cannot renew
+// it for a whole lease, has lost every session: `onLost` fails their logs, and it registers anew.
+// Fencing does not rest on clocks: the appends of a stale owner are refused by JetStream (writer.ts).
+import { AgentError } from '../errors.js'
+import type { Nats } from './connection.js'
+import { isConflict, unavailable } from './errors.js'
+import { keyOf } from './names.js'
+
+export class Lease {
+  private owner: string | null = null
+  private revision = 0
+  private registering: Promise<string> | null = null
+  private renewedAt = 0
+  private timer: ReturnType<typeof setInterval> | null = null
+  private readonly held = new Map<string, number>()
+  private closed = false
+
+  constructor(
+    private readonly nats: () => Promise<Nats>,
+    private readonly leaseMs: number,
+    private readonly onLost: (error: AgentError) => void,
+  ) {}
+
+  /** This process's owner id, registered on first use. */
+  private id(): Promise<string> {
+    if (this.owner) return Promise.resolve(this.owner)
+    this.registering ??= (async () => {
+      const nats = await this.nats()
+      const owner = `${process.pid}-${crypto.randomUUID().slice(0, 12)}`
+      this.revision = await nats.owners.create(owner, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }))
+      this.renewedAt = Date.now()
+      this.owner = owner
+      this.timer = setInterval(() => void this.renew(), Math.max(50, Math.floor(this.leaseMs / 3)))
+      this.timer.unref?.()
+      return owner
+    })().finally(() => (this.registering = null))
+    return this.registering
+  }
+
+  private async renew() {
+    const owner = this.owner
+    if (!owner || this.closed) return
+    try {
+      const nats = await this.nats()
+      this.revision = await nats.owners.update(owner, JSON.stringify({ pid: process.pid, renewed: new Date().toISOString() }), this.revision)
+      this.renewedAt = Date.now()
+    } catch (error) {
+      if (this.owner !== owner) return
+      if (isConflict(error)) this.lost(`its owner key ran out (renewals stopped for more than ${this.leaseMs} ms)`)
+      else if (Date.now() - this.renewedAt > this.leaseMs) this.lost(`it could not be renewed for ${this.leaseMs} ms (${(error as Error)?.message})`)
+    }
+  }
+
+  private lost(why: string) {
+    this.owner = null
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+    this.held.clear()
+    this.onLost(new AgentError('LOG_UNAVAILABLE', `This process lost its lease on the sessions it held: ${why}. Another process may own them now; every reply it carried ends here; reopen the session.`))
+  }
+
+  /** Takes the session's lease; false when a live owner (another process) holds it. */
+  async lock(session_id: string): Promise<boolean> {
+    const key = keyOf(session_id)
+    try {
+      const nats = await this.nats()
+      const owner = await this.id()
+      try {
+        this.held.set(key, await nats.leases.create(key, owner))
+        return true
+      } catch (error) {
+        if (!isConflict(error) && !/exists/i.test((error as Error)?.message ?? '')) throw error
+      }
+      const entry = await nats.leases.get(key)
+      if (entry && entry.operation === 'PUT' && entry.string() !== owner) {
+        const holder = await nats.owners.get(entry.string())
+        if (holder && holder.operation === 'PUT') return false
+      }
+      try {
+        // The holder's lease ran out (or the key was just released): take it over, if nobody did first.
+        this.held.set(key, entry ? await nats.leases.update(key, owner, entry.revision) : await nats.leases.create(key, owner))
+        return true
+      } catch (error) {
+        if (isConflict(error) || /exists/i.test((error as Error)?.message ?? '')) return false
+        throw error
+      }
+    } catch (error) {
+      throw unavailable(error, `taking the lease of session ${session_id}`)
+    }
+  }
+
+  async unlock(session_id: string): Promise<void> {
+    const key = keyOf(session_id)
+    const revision = this.held.get(key)
+    if (revision === undefined) return
+    this.held.delete(key)
+    const nats = await this.nats()
+    await nats.leases.delete(key, { previousSeq: revision }).catch(() => undefined)
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+    const owner = this.owner
+    this.owner = null
+    if (owner) await (await this.nats()).owners.delete(owner).catch(() => undefined)
+  }
+}
