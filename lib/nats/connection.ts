@@ -5,6 +5,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import { Kvm, type KV } from '@nats-io/kv'
+import { sleep } from '../abort.js'
 import { unavailable } from './errors.js'
 import type { Names } from './names.js'
 
@@ -40,22 +41,41 @@ export const connectNats = async (n: Names, options: ConnectOptions): Promise<Na
   } catch (error) {
     throw unavailable(error, `connecting to ${String(options.servers)}`)
   }
-  try {
-    const jsm = await jetstreamManager(nc)
+  // A cluster that just started (or is electing leaders) may time out a while: setup is retried.
+  for (let attempt = 1; ; attempt++) {
     try {
-      await jsm.streams.info(n.stream)
+      return await setUp(nc, n, options)
     } catch (error) {
-      if (!streamMissing(error)) throw error
-      await jsm.streams.add({ name: n.stream, subjects: [`${n.prefix}.ev.>`], num_replicas: options.replicas, duplicate_window: 120_000_000_000 })
+      if (attempt < SETUP_ATTEMPTS && /timeout|no responders/i.test((error as Error)?.message ?? '')) {
+        await sleep(500)
+        continue
+      }
+      if (!options.connection) await nc.close().catch(() => undefined)
+      throw unavailable(error, 'setting up the JetStream stream and KV buckets (is nats-server started with -js?)')
     }
-    const kvm = new Kvm(nc)
-    const bucket = (name: string, ttl = 0) => kvm.create(name, { history: 1, replicas: options.replicas, ...(ttl ? { ttl } : {}) })
-    const [sessions, owners, leases, requests, snapshots] = await Promise.all([
-      bucket(n.sessions), bucket(n.owners, options.leaseMs), bucket(n.leases), bucket(n.requests, REQUEST_TTL_MS), bucket(n.snapshots),
-    ])
-    return { nc, js: jetstream(nc), jsm, sessions, owners, leases, requests, snapshots, maxPayload: nc.info?.max_payload ?? 1024 * 1024 }
-  } catch (error) {
-    if (!options.connection) await nc.close().catch(() => undefined)
-    throw unavailable(error, 'setting up the JetStream stream and KV buckets (is nats-server started with -js?)')
   }
+}
+
+const SETUP_ATTEMPTS = 10
+
+const setUp = async (nc: NatsConnection, n: Names, options: ConnectOptions): Promise<Nats> => {
+  const jsm = await jetstreamManager(nc, { timeout: 2000 })
+  try {
+    await jsm.streams.info(n.stream)
+  } catch (error) {
+    if (!streamMissing(error)) throw error
+    await jsm.streams.add({ name: n.stream, subjects: [`${n.prefix}.ev.>`], num_replicas: options.replicas, duplicate_window: 120_000_000_000 })
+  }
+  const kvm = new Kvm(nc)
+  // An existing bucket is bound as it is (the first process's replicas and lease TTL hold).
+  const bucket = (name: string, ttl = 0) => jsm.streams.info(`KV_${name}`).then(
+    () => kvm.open(name),
+    (error: unknown) => {
+      if (!streamMissing(error)) throw error
+      return kvm.create(name, { history: 1, replicas: options.replicas, ...(ttl ? { ttl } : {}) })
+    })
+  const [sessions, owners, leases, requests, snapshots] = await Promise.all([
+    bucket(n.sessions), bucket(n.owners, options.leaseMs), bucket(n.leases), bucket(n.requests, REQUEST_TTL_MS), bucket(n.snapshots),
+  ])
+  return { nc, js: jetstream(nc, { timeout: 2000 }), jsm, sessions, owners, leases, requests, snapshots, maxPayload: nc.info?.max_payload ?? 1024 * 1024 }
 }

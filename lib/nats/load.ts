@@ -8,6 +8,7 @@
 import crypto from 'node:crypto'
 // (next_by_subj is accepted by the stream's message API since nats-server 2.9; the client types it for direct gets only.)
 import { DeliverPolicy, type MsgRequest, type StoredMsg } from '@nats-io/jetstream'
+import { sleep } from '../abort.js'
 import { AgentError } from '../errors.js'
 import type { AgentEvent } from '../events.js'
 import { checkEvent } from '../fileLog/check.js'
@@ -115,9 +116,12 @@ export const damaged = (session_id: string, seq: number, why: string) =>
  * resolves after the one at `untilStreamSeq` (or never, when following: `untilStreamSeq` Infinity).
  * Returns a stop function through `onStop`.
  */
-export const consume = async (nats: Nats, n: Names, key: string, start: number, each: (m: { seq: number; first: number; last: number; body: string }) => boolean | void, signal?: { stopped: boolean; stop?: () => void }) => {
+interface Message { seq: number; first: number; last: number; body: string }
+
+export const consume = async (nats: Nats, n: Names, key: string, start: number, each: (m: Message) => boolean | void, signal?: { stopped: boolean; stop?: () => void }) => {
   const consumer = await nats.js.consumers.get(n.stream, { filter_subjects: n.events(key), deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: start })
-  const messages = await consumer.consume()
+  // Short pulls with heartbeats: a consumer on a node that died is noticed and recreated within seconds.
+  const messages = await consumer.consume({ expires: 2000 })
   if (signal) signal.stop = () => void messages.stop()
   try {
     for await (const m of messages) {
@@ -130,20 +134,49 @@ export const consume = async (nats: Nats, n: Names, key: string, start: number, 
   }
 }
 
-/** The session's events after `fromSeq` (its last message is `last`), read in one pass. */
+/**
+ * The session's events after `fromSeq` (its last message is `last`), read in one pass by an ordered
+ * consumer; when that fails (a consumer not created while the cluster moves a leader), read again
+ * message by message from the stream's leader.
+ */
 export const readEvents = async (nats: Nats, n: Names, session_id: string, key: string, fromSeq: number, last: Position | null): Promise<AgentEvent[]> => {
+  for (let pass = 1; ; pass++) {
+    try {
+      return await readPass(nats, n, session_id, key, fromSeq, last, pass === 1 ? consume : walk)
+    } catch (error) {
+      if (error instanceof AgentError || pass === READ_PASSES) throw unavailable(error, `reading the events of session ${session_id}`)
+      await sleep(250 * pass)
+    }
+  }
+}
+
+const READ_PASSES = 4
+
+/** Like `consume`, one message at a time through the stream's message API, up to `last`. */
+const walk = (last: number) => async (nats: Nats, n: Names, key: string, start: number, each: (m: Message) => boolean | void) => {
+  for (let at = start; at <= last;) {
+    const m = await nats.jsm.streams.getMessage(n.stream, { next_by_subj: n.events(key), seq: at } as unknown as MsgRequest)
+    if (!m) return
+    const p = positionOf(m)
+    if (each({ seq: p.streamSeq, first: p.first, last: p.last, body: m.string() })) return
+    at = m.seq + 1
+  }
+}
+
+const readPass = async (nats: Nats, n: Names, session_id: string, key: string, fromSeq: number, last: Position | null, reader: typeof consume | typeof walk): Promise<AgentEvent[]> => {
+  const read = reader === walk ? walk(last?.streamSeq ?? 0) : consume
   const start = await locate(nats, n, key, fromSeq, last)
   if (start === null) return []
   const events: AgentEvent[] = []
   let expected = fromSeq + 1
-  await attempt(`reading the events of session ${session_id}`, () => consume(nats, n, key, start, (m) => {
+  await read(nats, n, key, start, (m) => {
     if (m.last >= expected) {
       if (m.first > expected) throw damaged(session_id, m.first, `event ${expected} is missing (the next stored is ${m.first})`)
       for (const event of parseMessage(session_id, m.body, m.first, expected - 1)) events.push(event)
       expected = m.last + 1
     }
     return m.seq >= last!.streamSeq
-  }))
+  })
   return events
 }
 

@@ -4,6 +4,6 @@ import { postgresStore } from '../../../lib/postgres.js'
 import { natsStore } from '../../../lib/nats.js'
 
 export const open = (url: string, schema: string) => {
-  const pgStore = url.startsWith('nats://') ? natsStore({ servers: url.split(','), name: schema, leaseMs: 1000 }) : postgresStore({ connectionString: url, schema })
+  const pgStore = url.startsWith('nats://') ? natsStore({ servers: url.split(','), name: schema, leaseMs: Number(process.env.NATS_LEASE_MS ?? 1000), replicas: Number(process.env.NATS_REPLICAS ?? 1) }) : postgresStore({ connectionString: url, schema })
   return { store: pgStore, pgStore }
 }
