@@ -34,7 +34,7 @@ const scriptedAgent: AgentFactory = () => {
 
 export const serve: Command = {
   summary: 'Serve agents over HTTP: the native event API and AG-UI 1.0.',
-  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--token T]',
+  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… | nats://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--token T]',
   async run(args, io) {
     const { values } = parse(args, {
       agent: { type: 'string' }, scripted: { type: 'boolean' }, store: { type: 'string' },
