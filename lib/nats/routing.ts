@@ -19,8 +19,11 @@ import { isNoResponders, isTimeout, unavailable } from './errors.js'
 import { lastPosition } from './load.js'
 import { keyOf, type Names } from './names.js'
 
-/** How long a caller waits for the owner's reply before re-reading its request (and trying to take the session over). */
-export const RECHECK_MS = 250
+/** How long a caller waits for the owner's reply before re-reading its request and trying to take the session over (an owner that died is known at once: no responders). */
+export const RECHECK_MS = 1000
+
+/** How soon a caller tries again to take over a session whose owner is gone but whose lease has not run out. */
+const TAKE_OVER_RETRY_MS = 200
 
 type Outcome = { events: AgentEvent[] } | { error: { code?: AgentErrorCode; message: string } }
 interface Request { command: Command; afterSeq: number | null; outcome?: Outcome }
@@ -65,7 +68,7 @@ export const natsRouting = (nats: () => Promise<Nats>, n: Names): SessionRouting
           if ((error as AgentError)?.code !== 'SESSION_BUSY') throw error
           busy = true
         })
-        if (busy && gone) await sleep(RECHECK_MS)
+        if (busy && gone) await sleep(TAKE_OVER_RETRY_MS)
       }
     } catch (error) {
       await c.requests.delete(requestKey).catch(() => undefined)
