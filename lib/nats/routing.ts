@@ -27,6 +27,8 @@ const TAKE_OVER_RETRY_MS = 200
 
 type Outcome = { events: AgentEvent[] } | { error: { code?: AgentErrorCode; message: string } }
 interface Request { command: Command; afterSeq: number | null; outcome?: Outcome }
+/** What a caller sends the owner: the request's id, and the first time the request itself and its key's revision. */
+interface Pointer { id: string; revision?: number; request?: Request }
 
 let counter = 0
 /** Request ids sort by the time they were made (a session's waiting requests are answered in order). */
@@ -41,15 +43,18 @@ export const natsRouting = (nats: () => Promise<Nats>, n: Names): SessionRouting
     const id = requestId()
     const requestKey = `${key}.${id}`
     const last = await lastPosition(c, n, key)
-    await c.requests.create(requestKey, JSON.stringify({ command, afterSeq: last?.last ?? 0 } satisfies Request)).catch((error: unknown) => {
+    const request: Request = { command, afterSeq: last?.last ?? 0 }
+    const revision = await c.requests.create(requestKey, JSON.stringify(request)).catch((error: unknown) => {
       throw unavailable(error, `routing a request to the owner of session ${session_id}`)
     })
     try {
-      for (;;) {
+      for (let attempt = 0; ; attempt++) {
         let outcome: Outcome | undefined
         let gone = false
         try {
-          const reply = await c.nc.request(n.route(key), encoder.encode(id), { timeout: RECHECK_MS })
+          // The first time, the request travels whole (the owner need not read it back); later only its id.
+          const pointer: Pointer = attempt === 0 ? { id, revision, request } : { id }
+          const reply = await c.nc.request(n.route(key), encoder.encode(JSON.stringify(pointer)), { timeout: RECHECK_MS })
           outcome = reply.json<Outcome>()
         } catch (error) {
           if (!isNoResponders(error) && !isTimeout(error)) throw unavailable(error, `routing a request to the owner of session ${session_id}`)
@@ -87,24 +92,33 @@ export const natsRouting = (nats: () => Promise<Nats>, n: Names): SessionRouting
       subscriptions.delete(session_id)
     }
 
-    /** Answers one request: from its recorded outcome, or by applying it. Returns the outcome, or null (not here, withdrawn). */
-    const answer = async (c: Nats, session_id: string, id: string): Promise<Outcome | null> => {
-      const requestKey = `${keyOf(session_id)}.${id}`
-      const entry = await c.requests.get(requestKey)
-      if (!entry || entry.operation !== 'PUT') return null
-      const request = entry.json<Request>()
-      if (request.outcome) return request.outcome
+    /**
+     * Answers one request: from its recorded outcome, or by applying it; `respond` hears the outcome
+     * before it is recorded (a caller that misses the reply re-reads the key, or asks again, which
+     * waits for the record behind this one). Nothing when the session is not held here or the
+     * request was withdrawn.
+     */
+    const answer = async (c: Nats, session_id: string, pointer: Pointer, respond: (outcome: Outcome) => void) => {
+      const requestKey = `${keyOf(session_id)}.${pointer.id}`
+      let { request, revision } = pointer
+      if (!request || revision === undefined) {
+        const entry = await c.requests.get(requestKey)
+        if (!entry || entry.operation !== 'PUT') return
+        request = entry.json<Request>()
+        revision = entry.revision
+      }
+      if (request.outcome) return respond(request.outcome)
       let outcome: Outcome
       try {
-        const events = await owner.run(session_id, request.command, { id, afterSeq: request.afterSeq })
-        if (!events) return null
+        const events = await owner.run(session_id, request.command, { id: pointer.id, afterSeq: request.afterSeq })
+        if (!events) return
         outcome = { events }
       } catch (error) {
         outcome = { error: { code: error instanceof AgentError ? error.code : undefined, message: (error as Error)?.message ?? String(error) } }
       }
-      // Withdrawn meanwhile (the caller gave up): nothing to record.
-      await c.requests.update(requestKey, JSON.stringify({ ...request, outcome }), entry.revision).catch(() => undefined)
-      return outcome
+      respond(outcome)
+      // Withdrawn or collected meanwhile (the caller has its answer, or gave up): nothing to record.
+      await c.requests.update(requestKey, JSON.stringify({ ...request, outcome }), revision).catch(() => undefined)
     }
 
     const enqueue = (session_id: string, work: () => Promise<void>) => {
@@ -123,8 +137,7 @@ export const natsRouting = (nats: () => Promise<Nats>, n: Names): SessionRouting
           enqueue(session_id, async () => {
             // No longer held here: stay silent (the owner, or the caller's re-read, answers).
             if (!owner.has(session_id)) return unsubscribe(session_id)
-            const outcome = await answer(c, session_id, msg.string())
-            if (outcome) msg.respond(JSON.stringify(outcome))
+            await answer(c, session_id, msg.json<Pointer>(), (outcome) => msg.respond(JSON.stringify(outcome)))
           })
         },
       })
@@ -138,7 +151,7 @@ export const natsRouting = (nats: () => Promise<Nats>, n: Names): SessionRouting
       subscribe(c, session_id)
       const waiting: string[] = []
       for await (const requestKey of await c.requests.keys(`${keyOf(session_id)}.*`)) waiting.push(requestKey.slice(requestKey.lastIndexOf('.') + 1))
-      for (const id of waiting.sort()) enqueue(session_id, async () => void (owner.has(session_id) && await answer(c, session_id, id)))
+      for (const id of waiting.sort()) enqueue(session_id, async () => void (owner.has(session_id) && await answer(c, session_id, { id }, () => undefined)))
     }
 
     // Sessions closed here stop being listened for.
