@@ -26,7 +26,7 @@ export const unavailable = (error: unknown, doing: string): AgentError => {
   if (error instanceof AgentError) return error
   const e = error as NatsLikeError
   const what = `${e?.message ?? String(error)}`
-  if (/ECONNREFUSED|CONNECTION_REFUSED|ENOTFOUND|closed|disconnect/i.test(`${e?.code ?? ''} ${what}`))
+  if (/ECONNREFUSED|CONNECTION_REFUSED|connection refused|ENOTFOUND|closed|disconnect/i.test(`${e?.code ?? ''} ${what}`))
     return new AgentError('LOG_UNAVAILABLE', `NATS could not be reached while ${doing}: ${what}. Check that nats-server runs with JetStream (-js) and the server URL; nothing was acknowledged that is not stored.`, { nats: e?.code })
   return new AgentError('LOG_UNAVAILABLE', `NATS failed while ${doing}: ${what}.`, { nats: e?.code })
 }
