@@ -38,7 +38,7 @@ const phase = async (store: BenchStore, processes: number, prefix: string, secon
   let kills = 0
   const killer = (async () => {
     while (killing) {
-      await new Promise((r) => setTimeout(r, KILL_EVERY_S * 1000))
+      for (const due = Date.now() + KILL_EVERY_S * 1000; killing && Date.now() < due;) await new Promise((r) => setTimeout(r, 100))
       if (!killing) break
       const live = fleet.live()
       if (live.length < 2) continue

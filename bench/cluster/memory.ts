@@ -26,7 +26,7 @@ export interface MemoryFigures { perLive: number; live: number; perIdle: number;
 export const sessionMemory = async (open: () => SessionStore, live: number, opened: number): Promise<MemoryFigures | null> => {
   if (!(globalThis as { gc?: unknown }).gc) return null
   const started = performance.now()
-  const liveHub = createHub({ store: open(), agent, maxLive: live * 2, idleMs: 3_600_000 })
+  const liveHub = createHub({ store: open(), agent, maxLive: Math.max(live * 2, 200), idleMs: 3_600_000 })
   await serve(0, 50, liveHub) // warm up (connections, code)
   const before = heap()
   await serve(50, live, liveHub)

@@ -1,14 +1,20 @@
 // Who owns a session: this process registers as an owner (a key in the owners bucket, whose TTL is
 // the lease, renewed every third of it) and holds a session by creating the session's key in the
-// leases bucket with its owner id (create-if-absent). A key naming an owner whose own key ran out
-// (killed, partitioned, paused past the lease) is taken over with a revision-checked update, so of
-// two processes racing for it exactly one wins. An owner that finds its key gone, or cannot renew
+// leases bucket with its owner id (create-if-absent). A key naming an owner that is gone is taken
+// over with a revision-checked update, so of two processes racing for it exactly one wins. An
+// owner is gone when its key ran out (killed, partitioned, paused past the lease), or at once when
+// nothing answers on its ping subject (its connection closed: the process died), so a killed
+// owner's sessions move without waiting for the lease. An owner that finds its key gone, or cannot renew
 // it for a whole lease, has lost every session: `onLost` fails their logs, and it registers anew.
 // Fencing does not rest on clocks: the appends of a stale owner are refused by JetStream (writer.ts).
 import { AgentError } from '../errors.js'
 import type { Nats } from './connection.js'
-import { isConflict, unavailable } from './errors.js'
-import { keyOf } from './names.js'
+import type { Subscription } from '@nats-io/transport-node'
+import { isConflict, isNoResponders, unavailable } from './errors.js'
+import { keyOf, type Names } from './names.js'
+
+/** How long a ping of an owner may take before it is taken as alive (a busy process answers late). */
+const PING_MS = 1000
 
 export class Lease {
   private owner: string | null = null
@@ -17,10 +23,12 @@ export class Lease {
   private renewedAt = 0
   private timer: ReturnType<typeof setInterval> | null = null
   private readonly held = new Map<string, number>()
+  private ping: Subscription | null = null
   private closed = false
 
   constructor(
     private readonly nats: () => Promise<Nats>,
+    private readonly n: Names,
     private readonly leaseMs: number,
     private readonly onLost: (error: AgentError) => void,
   ) {}
@@ -31,6 +39,7 @@ export class Lease {
     this.registering ??= (async () => {
       const nats = await this.nats()
       const owner = `${process.pid}-${crypto.randomUUID().slice(0, 12)}`
+      this.ping = nats.nc.subscribe(this.n.owner(owner), { callback: (_error, msg) => void msg.respond('') })
       this.revision = await nats.owners.create(owner, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }))
       this.renewedAt = Date.now()
       this.owner = owner
@@ -57,6 +66,8 @@ export class Lease {
 
   private lost(why: string) {
     this.owner = null
+    this.ping?.unsubscribe()
+    this.ping = null
     if (this.timer) clearInterval(this.timer)
     this.timer = null
     this.held.clear()
@@ -78,7 +89,7 @@ export class Lease {
       const entry = await nats.leases.get(key)
       if (entry && entry.operation === 'PUT' && entry.string() !== owner) {
         const holder = await nats.owners.get(entry.string())
-        if (holder && holder.operation === 'PUT') return false
+        if (holder && holder.operation === 'PUT' && !(await this.gone(nats, entry.string()))) return false
       }
       try {
         // The holder's lease ran out (or the key was just released): take it over, if nobody did first.
@@ -90,6 +101,16 @@ export class Lease {
       }
     } catch (error) {
       throw unavailable(error, `taking the lease of session ${session_id}`)
+    }
+  }
+
+  /** Nothing answers on the owner's ping subject: its process died (or lost the server), so its appends are fenced anyway. */
+  private async gone(nats: Nats, owner: string): Promise<boolean> {
+    try {
+      await nats.nc.request(this.n.owner(owner), '', { timeout: PING_MS })
+      return false
+    } catch (error) {
+      return isNoResponders(error)
     }
   }
 
@@ -108,6 +129,8 @@ export class Lease {
     this.timer = null
     const owner = this.owner
     this.owner = null
+    this.ping?.unsubscribe()
+    this.ping = null
     if (owner) await (await this.nats()).owners.delete(owner).catch(() => undefined)
   }
 }

@@ -24,6 +24,8 @@ export interface Names {
   events(key: string): string
   /** The subject its owner answers routed requests on. */
   route(key: string): string
+  /** The subject an owner (a process) answers pings on while it runs. */
+  owner(id: string): string
 }
 
 export const checkPrefix = (prefix: unknown): string => {
@@ -43,6 +45,7 @@ export const names = (prefix: string): Names => {
     snapshots: `${p}_snapshots`,
     events: (key) => `${p}.ev.${key}`,
     route: (key) => `${p}.rq.${key}`,
+    owner: (id) => `${p}.owner.${id}`,
   }
 }
 

@@ -74,7 +74,7 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
     return connecting
   }
   const owned = new Map<string, PgLog | null>()
-  const lease = new Lease(nats, leaseMs, (error) => {
+  const lease = new Lease(nats, n, leaseMs, (error) => {
     for (const log of owned.values()) log?.fail(error)
   })
   const writer = new Writer(() => connected!, n, options.onCommit)

@@ -1,9 +1,9 @@
 // Many processes, one NATS server: child processes, each with its own hub on the same store name.
 // A reply started in A is interrupted through B; a reply paused in A is approved through C after
 // A has exited; the owner is SIGKILLed mid-reply and nothing acknowledged is lost, the next owner
-// closing the cut reply as interrupted (crash = interrupt); a request waiting for an owner that
-// hangs is answered once by the caller, after the owner's lease ran out; two processes racing to
-// own one session: exactly one writes.
+// closing the cut reply as interrupted (crash = interrupt); a killed owner's session moves without
+// waiting for its lease; a request waiting for an owner that hangs is answered once by the caller,
+// after the owner's lease ran out; two processes racing to own one session: exactly one writes.
 import { isDeepStrictEqual } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -109,6 +109,27 @@ test('the owner SIGKILLed mid-reply 4 times: nothing acknowledged is lost, the n
   assert.is(ends.at(-1)!.type === 'REPLY_END' && ends.at(-1)!.finished_reason, 'completed', 'the next reply completes')
   assert.ok(isDeepStrictEqual(replay(events), await handle.state()), 'replay equals the state')
   await hub.close()
+})
+
+test('a SIGKILLed owner\'s session moves at once, without waiting for its lease to run out', async () => {
+  // A lease of a minute: only the dead owner's silence on its ping subject can free the session.
+  name = newName()
+  await store.close()
+  store = freshStore({ leaseMs: 60_000 }, name)
+  await store.create({ session_id: 's1' })
+  process.env.NATS_LEASE_MS = '60000'
+  const a = await child().finally(() => delete process.env.NATS_LEASE_MS)
+  const loop = a.request('loop', 's1', { input: 'stream 50' })
+  await a.waitFor((l) => l.id === loop.id && l.acked !== undefined)
+  await a.kill('SIGKILL')
+  const hub = createHub({ store, agent: sessionAgent(1) })
+  try {
+    const reply = await hub.session('s1').reply('after the kill')
+    assert.is(reply.finished_reason, 'completed')
+    assert.equal(checkLog(await store.read('s1')).violations, [], 'a reply cut by the kill was closed before the new one ran')
+  } finally {
+    await hub.close()
+  }
 })
 
 test('a request waiting for an owner that hangs is answered once by the caller, after the owner\'s lease ran out', async () => {
