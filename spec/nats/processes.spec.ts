@@ -122,6 +122,14 @@ test('a SIGKILLed owner\'s session moves at once, without waiting for its lease 
   const loop = a.request('loop', 's1', { input: 'stream 50' })
   await a.waitFor((l) => l.id === loop.id && l.acked !== undefined)
   await a.kill('SIGKILL')
+  await waitUntil(async () => {
+    const log = await store.open('s1').catch((e: { code?: string }) => {
+      if (e.code !== 'SESSION_BUSY') throw e
+      return null
+    })
+    await log?.close()
+    return log !== null
+  }, 'the session is free (well before its lease of a minute runs out)')
   const hub = createHub({ store, agent: sessionAgent(1) })
   try {
     const reply = await hub.session('s1').reply('after the kill')
