@@ -82,11 +82,17 @@ export class RemoteAgent {
     let ended = false
     let seq = 0
     let reply_id: string | null = null
+    // The server names a seq (`id:`) only once it is durable; the events yielded since are skipped
+    // by their id when the rest is read from the log after a cut.
+    const since = new Set<string>()
     try {
       try {
         for await (const message of readSse(response)) {
           const event = message.data as OutputEvent
-          seq = Number(message.id) || seq
+          if (message.id) {
+            seq = Number(message.id) || seq
+            since.clear()
+          } else since.add(event.id)
           reply_id ??= event.reply_id
           ended = isTerminal(event)
           yield event
@@ -94,7 +100,7 @@ export class RemoteAgent {
       } catch (error) {
         if (error instanceof AgentError || reply_id === null) throw error
       }
-      if (!ended && reply_id !== null) yield* this.replyFromLog(reply_id, seq)
+      if (!ended && reply_id !== null) yield* this.replyFromLog(reply_id, seq, since)
       ended = true
     } finally {
       options.signal?.removeEventListener('abort', onAbort)
@@ -102,12 +108,12 @@ export class RemoteAgent {
     }
   }
 
-  /** The rest of reply `reply_id` after `seq`, as the followed log receives it. */
-  private async *replyFromLog(reply_id: string, seq: number): AsyncGenerator<OutputEvent> {
+  /** The rest of reply `reply_id` after `seq` but the events `seen`, as the followed log receives it. */
+  private async *replyFromLog(reply_id: string, seq: number, seen: ReadonlySet<string>): AsyncGenerator<OutputEvent> {
     for (;;) {
       while (seq < this.entries.length) {
         const event = this.entries[seq++]
-        if (!isOutputEvent(event) || event.reply_id !== reply_id) continue
+        if (!isOutputEvent(event) || event.reply_id !== reply_id || seen.has(event.id)) continue
         yield event
         if (isTerminal(event)) return
       }
