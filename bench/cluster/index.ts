@@ -90,7 +90,7 @@ for (const kind of stores) {
     const total = figures.delivered.reduce((a, b) => a + b, 0) / run.elapsed
     out(`${P} processes: ${total.toFixed(0)} events/s delivered in total (${(total / baseRate).toFixed(2)}x one process), per process ${figures.delivered.map((d) => (d / run.elapsed).toFixed(0)).join(' / ')}; ${figures.replies} replies, ${run.kills} kills`)
     out(`  Stop across processes: p50 ${ms(percentile(figures.stops, 50))}, p99 ${ms(percentile(figures.stops, 99))} (${figures.stops.length} stops)`)
-    out(`  failover (kill to the cut reply's REPLY_END seen on another process): p50 ${ms(percentile(figures.failovers, 50))}, max ${ms(Math.max(...figures.failovers, 0))} (${figures.failovers.length} cut replies of ${figures.cut} recovered)`)
+    out(`  failover (kill to the cut reply's REPLY_END, or the next owner's REPLY_START when it never reached the log, seen on another process): p50 ${ms(percentile(figures.failovers, 50))}, max ${ms(Math.max(...figures.failovers, 0))} (${figures.failovers.length} cut replies of ${figures.cut} recovered)`)
     out(`  acknowledged events lost: ${base.check.lost + run.check.lost} of ${base.figures.acked.length + figures.acked.length}; logs failing strict replay: ${base.check.invalid + run.check.invalid} of ${2 * S}; routed commands applied twice: ${base.check.duplicated + run.check.duplicated}`)
     if (figures.errors.length) out(`  errors: ${figures.errors.length}, first: ${figures.errors[0]}`)
     const memory = await sessionMemory(() => store.open({ snapshots: false }), env('LIVE', 1000), env('OPENED', 10_000))

@@ -132,7 +132,10 @@ export const runLoad = async (fleet: Fleet, options: { clients: number; sessions
         const events = await fetch(`${url}/sessions/${session}/events?from_seq=${Math.max(0, cut.lastSeq)}`, { signal: follow.signal })
         for await (const m of readSse(events)) {
           const e = m.data as AgentEvent
-          if (e?.type === 'REPLY_END' && (!cut.reply_id || e.reply_id === cut.reply_id)) {
+          // The cut reply closed; or it never reached the log (it died before its first commit)
+          // and the next owner's reply starts: either way the session moved.
+          const closed = e?.type === 'REPLY_END' && (!cut.reply_id || e.reply_id === cut.reply_id)
+          if (closed || (e?.type === 'REPLY_START' && e.reply_id !== cut.reply_id)) {
             figures.failovers.push(Date.now() - killedAt)
             return
           }
@@ -142,7 +145,8 @@ export const runLoad = async (fleet: Fleet, options: { clients: number; sessions
       }
     })()
     await reply(session, 'work', false)
-    const timer = setTimeout(() => follow.abort(), 20_000)
+    // The new reply ran (or failed): the follower has seen the move by now, or this process died.
+    const timer = setTimeout(() => follow.abort(), 2000)
     await closed
     clearTimeout(timer)
     follow.abort()
