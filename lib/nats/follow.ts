@@ -62,10 +62,18 @@ export const follow = (nats: () => Promise<Nats>, n: Names, session_id: string, 
         return signal.stopped || restarting
       }, signal)
     }
+    // A quiet session is checked less and less often (every 1, 2, 4 … 16 ticks), an active one every tick.
+    let quiet = 0
+    let tick = 0
     const watchdog = setInterval(() => {
-      if (progressed || restarting) return void (progressed = false)
+      if (progressed || restarting) {
+        progressed = false
+        quiet = 0
+        return
+      }
+      if (++tick % Math.min(2 ** quiet, 16) !== 0) return
       void nats().then((c) => lastPosition(c, n, key)).then((last) => {
-        if (!last || last.last < expected || progressed || signal.stopped) return
+        if (!last || last.last < expected || progressed || signal.stopped) return void quiet++
         restarting = true
         signal.stop?.()
       }, () => undefined)

@@ -80,8 +80,11 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
   const writer = new Writer(() => connected!, n, options.onCommit)
   let closed = false
 
-  const check = (session_id: string) => {
+  const checkOpen = () => {
     if (closed) throw new AgentError('CLOSED', 'The session store is closed; create a new one.')
+  }
+  const check = (session_id: string) => {
+    checkOpen()
     return checkSessionId(session_id)
   }
 
@@ -130,7 +133,7 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       return []
     },
     async list(o) {
-      check('x')
+      checkOpen()
       const { limit, after } = checkPage(o)
       const c = await nats()
       const ids: string[] = []
