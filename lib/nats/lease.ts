@@ -87,10 +87,7 @@ export class Lease {
         if (!isConflict(error) && !/exists/i.test((error as Error)?.message ?? '')) throw error
       }
       const entry = await nats.leases.get(key)
-      if (entry && entry.operation === 'PUT' && entry.string() !== owner) {
-        const holder = await nats.owners.get(entry.string())
-        if (holder && holder.operation === 'PUT' && !(await this.gone(nats, entry.string()))) return false
-      }
+      if (entry && entry.operation === 'PUT' && entry.string() !== owner && await this.alive(nats, entry.string())) return false
       try {
         // The holder's lease ran out (or the key was just released): take it over, if nobody did first.
         this.held.set(key, entry ? await nats.leases.update(key, owner, entry.revision) : await nats.leases.create(key, owner))
@@ -104,14 +101,17 @@ export class Lease {
     }
   }
 
-  /** Nothing answers on the owner's ping subject: its process died (or lost the server), so its appends are fenced anyway. */
-  private async gone(nats: Nats, owner: string): Promise<boolean> {
-    try {
-      await nats.nc.request(this.n.owner(owner), '', { timeout: PING_MS })
-      return false
-    } catch (error) {
-      return isNoResponders(error)
-    }
+  /**
+   * The owner runs: its key has not run out and it answers its ping (both asked at once). Nothing
+   * answering means its process died (or lost the server, and then its appends are fenced anyway);
+   * a ping not answered in time (a paused or busy process) leaves it to the key.
+   */
+  private async alive(nats: Nats, owner: string): Promise<boolean> {
+    const [key, answers] = await Promise.all([
+      nats.owners.get(owner),
+      nats.nc.request(this.n.owner(owner), '', { timeout: PING_MS }).then(() => true, (error: unknown) => !isNoResponders(error)),
+    ])
+    return !!key && key.operation === 'PUT' && answers
   }
 
   async unlock(session_id: string): Promise<void> {
