@@ -20,7 +20,7 @@ import { lastPosition } from './load.js'
 import { keyOf, type Names } from './names.js'
 
 /** How long a caller waits for the owner's reply before re-reading its request and trying to take the session over (an owner that died is known at once: no responders). */
-export const RECHECK_MS = 1000
+export const RECHECK_MS = 500
 
 /** How soon a caller tries again to take over a session whose owner is gone but whose lease has not run out. */
 const TAKE_OVER_RETRY_MS = 200
