@@ -80,16 +80,11 @@ export class Lease {
     try {
       const nats = await this.nats()
       const owner = await this.id()
-      try {
-        this.held.set(key, await nats.leases.create(key, owner))
-        return true
-      } catch (error) {
-        if (!isConflict(error) && !/exists/i.test((error as Error)?.message ?? '')) throw error
-      }
+      // Read first: when another process owns the session (every routed command asks), that is one round trip and the ping.
       const entry = await nats.leases.get(key)
       if (entry && entry.operation === 'PUT' && entry.string() !== owner && await this.alive(nats, entry.string())) return false
       try {
-        // The holder's lease ran out (or the key was just released): take it over, if nobody did first.
+        // Free, released, or its holder is gone: take it (by revision), if nobody did first.
         this.held.set(key, entry ? await nats.leases.update(key, owner, entry.revision) : await nats.leases.create(key, owner))
         return true
       } catch (error) {
