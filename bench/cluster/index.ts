@@ -4,7 +4,9 @@
 // SIGKILLed every T seconds and started again. Prints delivered events/s (total, per process, and
 // the ratio to one process), cross-process Stop latency, failover time, the checks that must be 0
 // (acknowledged events lost, logs failing strict replay, routed commands applied twice), and the
-// memory per live and per idle session of one process. Prints figures; asserts nothing.
+// memory per live and per idle session of one process. Prints figures; asserts nothing. The
+// clients are closed-loop (the next turn starts when the last ended): until the machine saturates,
+// events/s follows the latency of a turn.
 // Env: STORES (postgres,nats), PROCESSES (3), CLIENTS (24), SESSIONS (48), BASE_S (10), RUN_S (30),
 // KILL_EVERY_S (8), LIVE (1000), OPENED (10000).
 import { checkLog } from '../../lib/logCheck.js'

@@ -18,6 +18,8 @@ let store: NatsStore | undefined
 let writer: HubChild | undefined
 
 test.after(async () => {
+  delete process.env.NATS_LEASE_MS
+  delete process.env.NATS_REPLICAS
   await writer?.kill()
   await store?.close()
   await cluster?.stop()
