@@ -52,7 +52,7 @@ interface SessionRecord { created_at: string; metadata: Record<string, unknown> 
 export const sessionRecord = (session_id: string, metadata: Record<string, unknown>): string =>
   JSON.stringify({ created_at: new Date().toISOString(), metadata } satisfies SessionRecord)
 
-export const loadInfo = async (nats: Nats, n: Names, session_id: string, key: string): Promise<SessionInfo & { position: Position | null }> => {
+export const loadInfo = async (nats: Nats, n: Names, session_id: string, key: string): Promise<SessionInfo & { status: ReplyStatus; position: Position | null }> => {
   const [entry, position] = await Promise.all([attempt(`reading session ${session_id}`, () => nats.sessions.get(key)), lastPosition(nats, n, key)])
   if (!entry || entry.operation !== 'PUT') throw notFound(session_id)
   const record = entry.json<SessionRecord>()
