@@ -20,12 +20,12 @@ const HEADER_ROOM = 1024
 /** How long a publish is retried while the server or the cluster recovers. */
 const RETRY_FOR_MS = 15_000
 
-interface Writing { running: boolean; lastStreamSeq: number }
+/** `id` makes message ids unique to one open log: a session deleted and created again under its id
+ * (within JetStream's duplicate window) must not have its first batch dropped as a repeat. */
+interface Writing { running: boolean; lastStreamSeq: number; id: string }
 
 export class Writer {
   private readonly logs = new Map<Writable, Writing>()
-  /** Makes message ids unique to this writer (JetStream drops a repeated id as a duplicate). */
-  private readonly incarnation = crypto.randomUUID().slice(0, 8)
 
   constructor(
     private readonly nats: () => Nats,
@@ -35,7 +35,7 @@ export class Writer {
 
   /** Starts writing a log whose subject's last message is at `lastStreamSeq` (0: none). */
   add(log: Writable, lastStreamSeq: number): void {
-    this.logs.set(log, { running: false, lastStreamSeq })
+    this.logs.set(log, { running: false, lastStreamSeq, id: crypto.randomUUID() })
   }
 
   remove(log: Writable): void {
@@ -55,7 +55,7 @@ export class Writer {
       for (let batch = log.take(); batch; batch = log.take()) {
         const started = performance.now()
         try {
-          for (const chunk of this.chunks(batch)) writing.lastStreamSeq = await this.publish(chunk, writing.lastStreamSeq)
+          for (const chunk of this.chunks(batch)) writing.lastStreamSeq = await this.publish(chunk, writing)
         } catch (error) {
           log.fail(this.refusal(error, batch))
           return
@@ -92,12 +92,12 @@ export class Writer {
    * Publishes one message; a publish that timed out or found no stream leader (a cluster electing
    * one after a node died) is sent again with the same message id, which JetStream stores once.
    */
-  private async publish(batch: Batch, lastStreamSeq: number): Promise<number> {
+  private async publish(batch: Batch, { lastStreamSeq, id }: Writing): Promise<number> {
     const h = headers()
     h.set(FIRST, String(batch.firstSeq))
     h.set(LAST, String(batch.firstSeq + batch.bodies.length - 1))
     h.set(STATUS, batch.status)
-    const msgID = `${this.incarnation}.${keyOf(batch.session_id)}.${batch.firstSeq}`
+    const msgID = `${id}.${batch.firstSeq}`
     const body = batch.bodies.join('\n')
     const deadline = Date.now() + RETRY_FOR_MS
     for (;;) {
