@@ -12,7 +12,8 @@ import { createHub } from '../hub/hub.js'
 import { createServer } from '../server/index.js'
 import { listen } from '../server/listen.js'
 import { withWebPage } from '../webPage.js'
-import { resolveChatModel } from './chatModel.js'
+import { demoTools } from './demo/tools.js'
+import { scriptedChatModel } from './scriptedChat.js'
 import { parse, UsageError, type Command } from './command.js'
 import { openStore } from './source.js'
 
@@ -26,11 +27,11 @@ const loadAgent = async (path: string): Promise<AgentFactory> => {
   throw new AgentError('INVALID_OPTION', `${path} must export the agent options (or a function of the session id) as "agent" or default.`)
 }
 
-const scriptedAgent: AgentFactory = () => {
-  const choice = resolveChatModel({ scripted: true }, {})
-  if ('error' in choice) throw new AgentError('INVALID_OPTION', choice.error)
-  return { name: 'assistant', sysPrompt: 'You are a helpful assistant.', model: choice.model }
-}
+/** The demo agent: the scripted model (its answers speak of the page's buttons) with a tool for each thing the page does. */
+const scriptedAgent: AgentFactory = () => ({
+  name: 'assistant', sysPrompt: 'You are a helpful assistant.',
+  model: scriptedChatModel({ tools: true, surface: 'page' }), tools: demoTools(),
+})
 
 export const serve: Command = {
   summary: 'Serve agents over HTTP: the native event API and AG-UI 1.0.',
