@@ -1,9 +1,11 @@
 // `agentlog serve`: the HTTP service (native API and AG-UI) over a hub. The agent comes from a
-// module exporting the agent options (or a function of the session id) as `default` or `agent`,
+// module exporting the agent options (or a function of the session id) as `default` or `agent` (a
+// .ts module loads through tsx when its project has it; otherwise one line says what to do),
 // or from --scripted (the demo model, no key needed). Sessions live in a directory by default, or in
 // PostgreSQL (several `serve` processes on one database answer for every session).
 // It binds to 127.0.0.1 unless told otherwise, and then only with a token; the token is never printed.
 // The web page (dist/web) is served at /.
+import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { AgentError } from '../errors.js'
@@ -19,12 +21,34 @@ import { openStore } from './source.js'
 
 type AgentFactory = HubOptions['agent']
 
+/** createServer's shortest token. */
+const MIN_TOKEN = 8
+
+const TYPESCRIPT = /\.[mc]?ts$/
+
 const loadAgent = async (path: string): Promise<AgentFactory> => {
-  const module = (await import(pathToFileURL(resolve(path)).href)) as { default?: unknown; agent?: unknown }
+  const url = pathToFileURL(resolve(path)).href
+  const module = (await import(url).catch((error: { code?: unknown }) => {
+    if (TYPESCRIPT.test(path) && error?.code === 'ERR_UNKNOWN_FILE_EXTENSION') return importTypeScript(path, url)
+    throw error
+  })) as { default?: unknown; agent?: unknown }
   const exported = module.agent ?? module.default
   if (typeof exported === 'function') return exported as AgentFactory
   if (typeof exported === 'object' && exported !== null) return () => exported as ReturnType<AgentFactory>
   throw new AgentError('INVALID_OPTION', `${path} must export the agent options (or a function of the session id) as "agent" or default.`)
+}
+
+/** A TypeScript module through tsx, when the module's project has it; otherwise one line saying what to do. */
+const importTypeScript = async (path: string, url: string): Promise<unknown> => {
+  let api: string
+  try {
+    api = createRequire(resolve(path)).resolve('tsx/esm/api')
+  } catch {
+    throw new AgentError('INVALID_OPTION', `${path} is TypeScript, which Node ${process.versions.node} does not load by itself: install tsx in its project (npm install --save-dev tsx), or compile it to .js, or write it as an .mjs module.`)
+  }
+  const { register } = (await import(pathToFileURL(api).href)) as { register: () => unknown }
+  register()
+  return import(url)
 }
 
 /** The demo agent: the scripted model (its answers speak of the page's buttons) with a tool for each thing the page does. */
@@ -45,6 +69,9 @@ export const serve: Command = {
     const port = Number(values.port ?? 8787)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number; received ${String(values.port)}`)
     const token = (values.token as string | undefined) ?? process.env.AGENTLOG_TOKEN
+    // Checked before anything is created (the sessions directory, the tables): a refused start leaves nothing behind.
+    if (token !== undefined && token.length < MIN_TOKEN)
+      throw new UsageError(`the token (--token or AGENTLOG_TOKEN) must be at least ${MIN_TOKEN} characters; this one has ${token.length}`)
     const agent = values.scripted ? scriptedAgent : await loadAgent(values.agent as string)
     const store = await openStore((values.store as string | undefined) ?? './sessions', values.schema as string | undefined, true)
     await store.migrate?.()
