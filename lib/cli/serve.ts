@@ -6,7 +6,8 @@
 // It binds to 127.0.0.1 unless told otherwise, and then only with a token; the token is never printed.
 // The web page (dist/web) is served at /.
 import { createRequire } from 'node:module'
-import { resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { AgentError } from '../errors.js'
 import type { HubOptions } from '../hub/types.js'
@@ -40,15 +41,25 @@ const loadAgent = async (path: string): Promise<AgentFactory> => {
 
 /** A TypeScript module through tsx, when the module's project has it; otherwise one line saying what to do. */
 const importTypeScript = async (path: string, url: string): Promise<unknown> => {
-  let api: string
-  try {
-    api = createRequire(resolve(path)).resolve('tsx/esm/api')
-  } catch {
+  const api = tsxApi(resolve(path))
+  if (!api)
     throw new AgentError('INVALID_OPTION', `${path} is TypeScript, which Node ${process.versions.node} does not load by itself: install tsx in its project (npm install --save-dev tsx), or compile it to .js, or write it as an .mjs module.`)
-  }
   const { register } = (await import(pathToFileURL(api).href)) as { register: () => unknown }
   register()
-  return import(url)
+  return import(`${url}?typescript`) // a new URL: Node keeps the failed load of the first one
+}
+
+/** The ES module entry of tsx's `tsx/esm/api` as the project of `file` resolves it, or null when it has no tsx. */
+const tsxApi = (file: string): string | null => {
+  try {
+    const manifestPath = createRequire(file).resolve('tsx/package.json')
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { exports?: Record<string, { import?: string | { default?: string } }> }
+    const entry = manifest.exports?.['./esm/api']?.import
+    const target = typeof entry === 'string' ? entry : entry?.default
+    return target ? join(dirname(manifestPath), target) : null
+  } catch {
+    return null
+  }
 }
 
 /** The demo agent: the scripted model (its answers speak of the page's buttons) with a tool for each thing the page does. */
