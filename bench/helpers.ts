@@ -4,6 +4,21 @@ import { counterClock, createEvent, memoryLog, type AgentEvent, type ChatModel, 
 
 export const now = () => performance.now()
 
+/** Wall time and CPU time (steadier on a shared machine), both in the unit the caller divides into. */
+export interface Figure { wall: number; cpu: number }
+
+/** User plus system CPU time of this process so far, in milliseconds. */
+export const cpuNow = () => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
+/** `count` short text deltas, as a model streams them. */
+export const textDeltas = (count: number): ModelChunk[] => Array.from({ length: count }, (_, i) => ({ type: 'text', delta: `w${i % 10} ` }))
+
+export const us = (f: Figure) => `${f.wall.toFixed(3)} / ${f.cpu.toFixed(3)} µs`
+export const ratio = (a: Figure, b: Figure) => `${(a.wall / b.wall).toFixed(2)} / ${(a.cpu / b.cpu).toFixed(2)}`
+
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 /** A model that plays `turns` in a loop, with no timer at all. */

@@ -1,6 +1,7 @@
 // `npm run bench`: prints figures and ratios; asserts nothing about time.
 import { interruptLatency } from './interrupt.js'
 import { memory } from './memory.js'
+import { otelCost } from './otel.js'
 import { streaming } from './streaming.js'
 import { toolLoop } from './toolLoop.js'
 
@@ -8,4 +9,5 @@ console.log(`agentlog benchmarks on Node ${process.version}, ${(await import('no
 await streaming()
 await interruptLatency()
 await toolLoop()
+await otelCost()
 memory()

@@ -8,18 +8,11 @@
 // time (steadier than wall time on a shared machine), best of RUNS.
 import { createAgent, UserMsg, type ChatModel, type ModelChunk } from '../lib/index.js'
 import { reduxRxjsBaseline } from './baseline.js'
-import { conversationLog, fastModel, line, now } from './helpers.js'
+import { conversationLog, cpuNow, fastModel, line, now, ratio, textDeltas, us, type Figure } from './helpers.js'
 
 const DELTAS = 100_000
 const RUNS = 8
-const deltas: ModelChunk[] = Array.from({ length: DELTAS }, (_, i) => ({ type: 'text', delta: `w${i % 10} ` }))
-
-interface Figure { wall: number; cpu: number }
-
-const cpuNow = () => {
-  const { user, system } = process.cpuUsage()
-  return (user + system) / 1000
-}
+const deltas: ModelChunk[] = textDeltas(DELTAS)
 
 /** Microseconds per delta since `at` (a `mark()`). */
 const mark = () => ({ wall: now(), cpu: cpuNow() })
@@ -95,8 +88,6 @@ const runs = {
 }
 type Name = keyof typeof runs
 
-const us = (f: Figure) => `${f.wall.toFixed(3)} / ${f.cpu.toFixed(3)} µs`
-const ratio = (a: Figure, b: Figure) => `${(a.wall / b.wall).toFixed(2)} / ${(a.cpu / b.cpu).toFixed(2)}`
 
 export const streaming = async () => {
   console.log(`\nStreaming: ${DELTAS.toLocaleString()} text deltas in one reply (warmed up, best of ${RUNS}, interleaved); wall / CPU time`)

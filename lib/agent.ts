@@ -22,7 +22,7 @@ import { memoryLog, type LogStore } from './log.js'
 import { approveEvent, denyEvent, submitResultEvent, type ApproveOptions, type ExternalResult } from './inputs.js'
 import type { Block, Msg } from './messages.js'
 import type { ChatModel } from './model.js'
-import { admitInput, checkAgentOptions, checkReplyOptions } from './options.js'
+import { admitInput, checkAgentOptions, checkReplyOptions, inputMetadata } from './options.js'
 import { ReplyRun, type ReplyOptions } from './replyRun.js'
 import { asReply, type Reply } from './text.js'
 import { createStore, type Store } from './store.js'
@@ -159,7 +159,7 @@ export class Agent {
   }
 
   /** Starts or resumes a reply exactly as replyStream would; its events arrive on `events$`. */
-  dispatch(input: AgentInput, options: Pick<ReplyOptions, 'output' | 'externalTools' | 'metadata'> = {}): void {
+  dispatch(input: AgentInput, options: Pick<ReplyOptions, 'output' | 'externalTools' | 'metadata' | 'traceContext'> = {}): void {
     const event = this.prepare(input, options)
     if (event) this.store.dispatch(event)
   }
@@ -250,7 +250,8 @@ export class Agent {
     if (callerTools) this.offerCallerTools(callerTools)
     if (event?.type === 'USER_MESSAGE') this.useOutput(options.output ?? this.output)
     else if (event) this.useOutput(this.resumedOutput())
-    if (event && options.metadata) Object.assign(event.metadata, JSON.parse(JSON.stringify(options.metadata)))
+    const metadata = inputMetadata(options)
+    if (event && metadata) Object.assign(event.metadata, JSON.parse(JSON.stringify(metadata)))
     return event
   }
 

@@ -6,6 +6,7 @@ import { AgentError, describe } from './errors.js'
 import { InputEventSchema, type AgentEvent } from './events.js'
 import { UserMsg } from './factories.js'
 import { MsgSchema, type Block } from './messages.js'
+import { traceContextProblem, withTraceContext, type TraceContext } from './otel/traceparent.js'
 
 const fail = (code: 'INVALID_OPTION' | 'INVALID_INPUT', message: string): never => {
   throw new AgentError(code, message)
@@ -35,12 +36,18 @@ export const checkAgentOptions = (options: unknown): void => {
 
 export const checkReplyOptions = (options: unknown): void => {
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', `Reply options must be an object such as { signal }; received ${describe(options)}.`)
-  const { signal, rejectOnInterrupt, externalTools, metadata } = options as Record<string, unknown>
+  const { signal, rejectOnInterrupt, externalTools, metadata, traceContext } = options as Record<string, unknown>
   if (externalTools !== undefined && !Array.isArray(externalTools)) fail('INVALID_OPTION', `externalTools must be an array of { name, description, parameters? }; received ${describe(externalTools)}.`)
   if (signal !== undefined && !(signal instanceof AbortSignal)) fail('INVALID_OPTION', `The signal option must be an AbortSignal (new AbortController().signal); received ${describe(signal)}.`)
   if (rejectOnInterrupt !== undefined && typeof rejectOnInterrupt !== 'boolean') fail('INVALID_OPTION', `rejectOnInterrupt must be a boolean; received ${describe(rejectOnInterrupt)}.`)
   if (metadata !== undefined) checkMetadata(metadata)
+  const traceProblem = traceContext === undefined ? null : traceContextProblem(traceContext)
+  if (traceProblem) fail('INVALID_OPTION', `traceContext must be { traceparent, tracestate? } as in W3C Trace Context (currentTraceContext() from agentlog/otel gives it); ${traceProblem}.`)
 }
+
+/** The metadata a reply's options record on its input event: `metadata`, plus `trace_context` from `traceContext`. */
+export const inputMetadata = (options: { metadata?: Record<string, unknown>; traceContext?: TraceContext }): Record<string, unknown> | undefined =>
+  withTraceContext(options.metadata, options.traceContext)
 
 const checkMetadata = (metadata: unknown): void => {
   if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) fail('INVALID_OPTION', `metadata must be a plain object such as { trace_id: 'abc' }; received ${describe(metadata)}.`)

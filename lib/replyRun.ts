@@ -13,6 +13,7 @@ import type { Store } from './store.js'
 import { selectEndedReply } from '../reducers/selectors.js'
 import type { AgentState } from '../reducers/state.js'
 import type { CallerToolSpec } from './tools.js'
+import type { TraceContext } from './otel/traceparent.js'
 
 export interface ReplyOptions {
   /** Aborting it interrupts the reply; the stream then yields the closing events and ends. */
@@ -28,6 +29,8 @@ export interface ReplyOptions {
   externalTools?: CallerToolSpec[]
   /** JSON recorded in the input event's `metadata` (a trace id, the id of the request it answers). */
   metadata?: Record<string, unknown>
+  /** The W3C trace context the reply continues (a `traceparent` header), recorded on the input event as `metadata.trace_context`; agentlog/otel's spans hang under it. */
+  traceContext?: TraceContext
 }
 
 /** The output events after which a reply can be paused (the reducers derive the status there). */

@@ -14,9 +14,10 @@ import { replay } from './replay.js'
 import { serve } from './serve.js'
 import { sessions } from './sessions.js'
 import { exportSession, importSession } from './transfer.js'
+import { traceCommand } from './trace.js'
 import { validate } from './validate.js'
 
-export const commands: Record<string, Command> = { chat, replay, inspect, validate, sessions, export: exportSession, import: importSession, migrate, serve }
+export const commands: Record<string, Command> = { chat, replay, inspect, validate, sessions, export: exportSession, import: importSession, migrate, serve, trace: traceCommand }
 
 export const processIo: Io = {
   out: (text) => void process.stdout.write(`${text}\n`),

@@ -3,7 +3,7 @@
 // when idle or least recently used (lib/hub/live.ts). A request for a session that another process
 // owns goes to that owner through the store's routing, when it has one (postgresStore); otherwise
 // SESSION_BUSY. Handles (lib/hub/handle.ts) are cheap: nothing is kept per handle.
-import { createAgent } from '../agent.js'
+import { createAgent, type Agent } from '../agent.js'
 import { AgentError, describe } from '../errors.js'
 import type { AgentEvent } from '../events.js'
 import { checkSessionId } from '../stores/sessions.js'
@@ -41,11 +41,21 @@ export const checkHubOptions = (options: HubOptions): Required<Pick<HubOptions, 
   return { maxLive, idleMs }
 }
 
+/** An observer of opened agents cannot break the opening: what it throws is dropped. */
+const notify = (listener: (agent: Agent) => void, agent: Agent) => {
+  try {
+    listener(agent)
+  } catch {
+    // instrumentation failing must not fail the session
+  }
+}
+
 export const createHub = (options: HubOptions): Hub => {
   const { maxLive, idleMs } = checkHubOptions(options)
   const { store } = options
   const opening = new Map<string, Promise<LiveSession>>()
   const closing = new Map<string, Promise<void>>()
+  const agentListeners = new Set<(agent: Agent) => void>()
   let closed = false
 
   const evict = (session: LiveSession): Promise<void> => {
@@ -68,6 +78,7 @@ export const createHub = (options: HubOptions): Hub => {
         void evict(session)
       })
       live.add(session)
+      for (const listener of agentListeners) notify(listener, agent)
       live.trim()
       server?.opened(session_id)
       return session
@@ -136,6 +147,11 @@ export const createHub = (options: HubOptions): Hub => {
       const session = live.get(session_id)
       if (session) await evict(session)
       await store.delete(session_id)
+    },
+    onAgent(listener) {
+      agentListeners.add(listener)
+      for (const session of live.values()) notify(listener, session.agent)
+      return () => void agentListeners.delete(listener)
     },
     async close() {
       if (closed) return

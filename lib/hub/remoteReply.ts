@@ -6,6 +6,7 @@ import { DEFAULT_INTERRUPT_TEXT, type AgentInput } from '../agent.js'
 import { AbortError, ModelError } from '../errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from '../events.js'
 import type { Msg } from '../messages.js'
+import { inputMetadata } from '../options.js'
 import { interruptionMsg, type ReplyOptions } from '../replyRun.js'
 import { replay } from '../../reducers/root.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
@@ -41,7 +42,7 @@ export const remoteReply = (core: HubCore, session_id: string, input: AgentInput
   let reply_id: string | null = null
 
   async function* events(): AsyncGenerator<OutputEvent> {
-    const caused = await core.run(session_id, { op: 'input', input, externalTools: options.externalTools, metadata: options.metadata })
+    const caused = await core.run(session_id, { op: 'input', input, externalTools: options.externalTools, metadata: inputMetadata(options) })
     reply_id = replyOf(caused)
     if (!reply_id || caused.length === 0) return
     const follow = followQueue(core, session_id, (caused[0].metadata.seq as number) - 1)

@@ -6,7 +6,7 @@ import type { Observable } from 'rxjs'
 import type { AgentEvent, OutputEvent } from '../events.js'
 import type { LogStore } from '../log.js'
 import type { Msg } from '../messages.js'
-import type { AgentOptions, AgentInput } from '../agent.js'
+import type { Agent, AgentOptions, AgentInput } from '../agent.js'
 import type { ReplyOptions } from '../replyRun.js'
 import type { AgentState, ReplyStatus } from '../../reducers/state.js'
 import type { Command, RoutedRequest } from './commands.js'
@@ -109,4 +109,6 @@ export interface Hub {
   delete(session_id: string): Promise<void>
   /** Interrupts running replies, releases every lease, and closes the store. */
   close(): Promise<void>
+  /** Calls `listener` with each agent this process holds open now and with each it opens later (instrumentation, e.g. agentlog/otel); returns the unsubscribe. */
+  onAgent?(listener: (agent: Agent) => void): () => void
 }

@@ -12,6 +12,8 @@ import type { AgUiEvent } from './agui/types.js'
 import { readJson } from './http.js'
 import { checkInputSize, type counter, type ServerLimits } from './limits.js'
 import { SSE_HEADERS, sseStream, type SseSink } from './sse.js'
+import { traceOptions } from './trace.js'
+import type { ReplyOptions } from '../replyRun.js'
 
 export interface AgUiContext {
   hub: Hub
@@ -32,7 +34,7 @@ export const runAgUi = async (ctx: AgUiContext, request: Request, session_id?: s
     keepAliveMs: ctx.limits.keepAliveMs,
     highWaterBytes: ctx.limits.sseHighWaterBytes,
     start(sink) {
-      void respond(ctx, sink, threadId, run, stop.signal).finally(() => {
+      void respond(ctx, sink, threadId, run, stop.signal, traceOptions(request)).finally(() => {
         request.signal?.removeEventListener('abort', onClose)
         sink.close()
       })
@@ -42,7 +44,7 @@ export const runAgUi = async (ctx: AgUiContext, request: Request, session_id?: s
   return new Response(stream, { status: 200, headers: { ...SSE_HEADERS, ...ctx.headers } })
 }
 
-const respond = async (ctx: AgUiContext, sink: SseSink, threadId: string, run: ReturnType<typeof parseRunInput>, signal: AbortSignal) => {
+const respond = async (ctx: AgUiContext, sink: SseSink, threadId: string, run: ReturnType<typeof parseRunInput>, signal: AbortSignal, trace: ReplyOptions) => {
   const send = (events: AgUiEvent[]) => {
     for (const event of events) sink.send(event)
   }
@@ -55,7 +57,7 @@ const respond = async (ctx: AgUiContext, sink: SseSink, threadId: string, run: R
     if (plan.kind === 'none') return send([...mapped.start(), ...mapped.finish()])
     release = ctx.replies.acquire('process')
     if (plan.reply_id) send(mapped.start())
-    for await (const event of handle.replyStream(plan.input, { signal, externalTools: frontEndTools(run) })) send(mapped.map(event))
+    for await (const event of handle.replyStream(plan.input, { signal, externalTools: frontEndTools(run), ...trace })) send(mapped.map(event))
     send(mapped.finish())
   } catch (error) {
     const { code, message } = error instanceof AgentError ? error : { code: 'INTERNAL', message: 'The server failed while running the agent.' }

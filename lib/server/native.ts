@@ -8,6 +8,7 @@ import type { Hub, SessionHandle } from '../hub/types.js'
 import { json, readJson } from './http.js'
 import { checkInputSize, type counter, type ServerLimits } from './limits.js'
 import { SSE_HEADERS, sseStream } from './sse.js'
+import { traceOptions } from './trace.js'
 
 export interface NativeContext {
   hub: Hub
@@ -87,7 +88,7 @@ export const postReply = async (ctx: NativeContext, handle: SessionHandle, reque
   let iterator: AsyncIterator<OutputEvent>
   let first: IteratorResult<OutputEvent>
   try {
-    iterator = handle.replyStream(inputOf(body.input))[Symbol.asyncIterator]()
+    iterator = handle.replyStream(inputOf(body.input), traceOptions(request))[Symbol.asyncIterator]()
     first = await iterator.next()
   } catch (error) {
     release()

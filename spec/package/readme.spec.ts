@@ -21,7 +21,7 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8')
 const blocks = tsBlocks(readme).map(blockParts)
 const repoManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 /** Optional peers and tools the README asks a reader to install, taken from this repository. */
-const FROM_REPOSITORY = ['pg', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server-everything']
+const FROM_REPOSITORY = ['pg', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server-everything', ...Object.keys(repoManifest.devDependencies).filter((name) => name.startsWith('@opentelemetry/'))]
 let project = ''
 let tarball = ''
 const outcomes = new Map<string, Promise<Outcome>>()

@@ -1,0 +1,32 @@
+// What the span builders share: the tracer, the content opt-in, and an observer the metrics use
+// (traceLog has none; instrument() records the metrics from the same spans it ends).
+import type { Tracer } from '@opentelemetry/api'
+import type { InterruptSource, UsageFields } from './attributes.js'
+import type { ReplyFinishedReason } from '../messages.js'
+
+export interface TraceOptions {
+  /** Record message texts, tool arguments and results on the spans (the conventions' opt-in; default false). Credentials are never recorded. */
+  captureContent?: boolean
+  /** `gen_ai.provider.name` of the chat spans ('openai', 'anthropic', ...): the log does not record the provider. */
+  providerName?: string
+}
+
+export interface ChatEnded {
+  model: string
+  usage: UsageFields
+  durationMs: number
+  /** The error type of a model call that failed, or null. */
+  error: string | null
+  agent: string
+}
+
+export interface TraceObserver {
+  chatEnded?(chat: ChatEnded): void
+  replyEnded?(reason: ReplyFinishedReason, agent: string): void
+  interrupted?(source: InterruptSource, agent: string): void
+}
+
+export interface TraceSettings extends TraceOptions {
+  tracer: Tracer
+  observer?: TraceObserver
+}
