@@ -1,6 +1,6 @@
 // `agentlog sessions STORE [--schema NAME] [--json]`: the sessions of a store (a sessions directory
 // or a PostgreSQL URL), newest first as the web page lists them, with their status, last seq, start
-// and last change, and what a fork was forked from. Read only.
+// and last change, title (the first user message, shortened), and what a fork was forked from. Read only.
 import { parse, type Command } from './command.js'
 import { escapeControls } from './escape.js'
 import { displayName, openStore } from './source.js'
@@ -32,7 +32,8 @@ export const sessions: Command = {
     const width = Math.max(10, ...all.map((s) => s.session_id.length))
     for (const s of all) {
       const fork = typeof s.metadata.forked_from === 'string' ? `  forked from ${escapeControls(s.metadata.forked_from)} at event #${String(s.metadata.from_seq)}` : ''
-      io.out(`  ${s.session_id.padEnd(width)}  ${s.status.padEnd(7)}  ${String(s.last_seq).padStart(7)} events  started ${s.created_at}  updated ${s.updated_at}${fork}`)
+      const title = s.title === undefined ? '' : `  "${escapeControls(s.title)}"`
+      io.out(`  ${s.session_id.padEnd(width)}  ${s.status.padEnd(7)}  ${String(s.last_seq).padStart(7)} events  started ${s.created_at}  updated ${s.updated_at}${title}${fork}`)
     }
     return 0
   },

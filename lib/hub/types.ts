@@ -18,6 +18,8 @@ export interface SessionInfo {
   status: ReplyStatus
   last_seq: number
   metadata: Record<string, unknown>
+  /** The first user message, on one line and shortened (stores/sessions.ts titleOf); absent before there is one. */
+  title?: string
 }
 
 export interface Page<T> {

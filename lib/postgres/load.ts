@@ -8,7 +8,7 @@ import { AgentError } from '../errors.js'
 import type { AgentEvent } from '../events.js'
 import { checkEvent } from '../fileLog/check.js'
 import type { SessionInfo } from '../hub/types.js'
-import { notFound } from '../stores/sessions.js'
+import { notFound, titleOf } from '../stores/sessions.js'
 import { initialState, type AgentState } from '../../reducers/state.js'
 import { unavailable } from './errors.js'
 import type { Names } from './sql.js'
@@ -18,12 +18,19 @@ export type Queryable = Pick<Pool | PoolClient, 'query'>
 export const sha256 = (text: string): string => crypto.createHash('sha256').update(text).digest('hex')
 const stateKeys = Object.keys(initialState()).sort().join()
 
-interface SessionRow { session_id: string; created_at: Date; updated_at: Date; status: SessionInfo['status']; last_seq: string; metadata: Record<string, unknown> }
+interface SessionRow { session_id: string; created_at: Date; updated_at: Date; status: SessionInfo['status']; last_seq: string; metadata: Record<string, unknown>; first_message?: string | null }
 
-export const toInfo = (row: SessionRow): SessionInfo => ({
-  session_id: row.session_id, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(),
-  status: row.status, last_seq: Number(row.last_seq), metadata: row.metadata,
-})
+export const toInfo = (row: SessionRow): SessionInfo => {
+  const title = row.first_message ? titleOf(JSON.parse(row.first_message) as AgentEvent) : undefined
+  return {
+    session_id: row.session_id, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(),
+    status: row.status, last_seq: Number(row.last_seq), metadata: row.metadata, ...(title === undefined ? {} : { title }),
+  }
+}
+
+/** The stored JSON of a session's first user message (its title), for a query on `${n.sessions} s`: one index scan from seq 1. */
+export const firstMessageColumn = (n: Names): string =>
+  `(SELECT e.body FROM ${n.events} e WHERE e.session_id = s.session_id AND e.body::jsonb->>'type' = 'USER_MESSAGE' ORDER BY e.seq LIMIT 1) AS first_message`
 
 export const SESSION_COLUMNS = 'session_id, created_at, updated_at, status, last_seq, metadata'
 
@@ -36,7 +43,7 @@ export const query = async <R extends object>(db: Queryable, n: Names, doing: st
 }
 
 export const loadInfo = async (db: Queryable, n: Names, session_id: string): Promise<SessionInfo> => {
-  const [row] = await query<SessionRow>(db, n, `reading session ${session_id}`, `SELECT ${SESSION_COLUMNS} FROM ${n.sessions} WHERE session_id = $1`, [session_id])
+  const [row] = await query<SessionRow>(db, n, `reading session ${session_id}`, `SELECT ${SESSION_COLUMNS}, ${firstMessageColumn(n)} FROM ${n.sessions} s WHERE session_id = $1`, [session_id])
   if (!row) throw notFound(session_id)
   return toInfo(row)
 }

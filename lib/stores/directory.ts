@@ -12,7 +12,7 @@ import { readLogFile } from '../fileLog/read.js'
 import type { LogStore } from '../log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
 import type { ReplyStatus } from '../../reducers/state.js'
-import { checkMetadata, checkPage, checkSessionId, notFound, pageOf, sessionBusy, sessionExists, statusAfter } from './sessions.js'
+import { checkMetadata, checkPage, checkSessionId, notFound, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
 
 const META = '.session.json'
 
@@ -53,7 +53,8 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
     let status: ReplyStatus = 'idle'
     for (const event of all) status = statusAfter(status, event.type)
     const updated_at = fs.existsSync(logPath(id)) ? fs.statSync(logPath(id)).mtime.toISOString() : meta.created_at
-    return { session_id: id, created_at: meta.created_at, updated_at, status, last_seq: all.length, metadata: meta.metadata }
+    const title = all.map(titleOf).find((t) => t !== undefined)
+    return { session_id: id, created_at: meta.created_at, updated_at, status, last_seq: all.length, metadata: meta.metadata, ...(title === undefined ? {} : { title }) }
   }
 
   const owned = (id: string, log: LogStore): LogStore => ({

@@ -6,7 +6,7 @@ import { AgentError } from '../errors.js'
 import type { AgentEvent } from '../events.js'
 import type { LogStore } from '../log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
-import { checkMetadata, checkPage, checkSessionId, notFound, pageOf, sessionBusy, sessionExists, statusAfter } from './sessions.js'
+import { checkMetadata, checkPage, checkSessionId, notFound, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
 
 interface Session {
   info: SessionInfo
@@ -41,6 +41,10 @@ export const memoryStore = (): SessionStore => {
         for (const event of batch) {
           events.push(event)
           info.status = statusAfter(info.status, event.type)
+          if (info.title === undefined) {
+            const title = titleOf(event)
+            if (title !== undefined) info.title = title
+          }
         }
         info.last_seq = events.length
         info.updated_at = new Date().toISOString()

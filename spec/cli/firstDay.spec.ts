@@ -46,13 +46,14 @@ test('a mistyped --session says which command lists the sessions', async () => {
   assert.match(err, `has no session "oldr": agentlog sessions ${store} lists the sessions it has.`)
 })
 
-test('agentlog sessions lists newest first, and says what a fork was forked from', async () => {
+test('agentlog sessions lists newest first with titles, and says what a fork was forked from', async () => {
   const { code, out } = await run('sessions', join(dir, 'sessions'))
   assert.is(code, 0)
   const ids = out.split('\n').slice(1).map((l) => l.trim().split(/\s+/)[0])
   assert.is(ids.length, 3)
   assert.equal(ids.slice(1), ['newer', 'older'])
   assert.match(out.split('\n')[1], 'forked from older at event #2')
+  assert.match(out.split('\n')[3], /older .* "hello"$/, 'the title: the first user message')
 })
 
 test('serve with a too-short token fails with one line and creates nothing', async () => {

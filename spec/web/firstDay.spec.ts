@@ -70,7 +70,7 @@ test('an external call waiting for its result is labelled "Waiting for you"', as
   await page.close()
 })
 
-test('sessions newest first, with their start time; a fork says what it was forked from', async () => {
+test('sessions newest first, with their title (the first message, shortened) and start time; a fork says what it was forked from', async () => {
   const post = (path: string, body: unknown) => fetch(`${env.server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   const ids: string[] = []
   for (const name of ['zz-oldest', 'aa-middle', 'mm-newest']) {
@@ -78,7 +78,7 @@ test('sessions newest first, with their start time; a fork says what it was fork
     ids.push(name)
     await new Promise((r) => setTimeout(r, 15)) // distinct start times
   }
-  await env.server.hub.session('aa-middle').reply('hello')
+  await env.server.hub.session('aa-middle').reply(`hello\n${'and a long first message that goes on '.repeat(3)}`)
   const forked = (await (await post('/sessions/aa-middle/fork', { seq: 2 })).json()) as { session_id: string }
   const page = await env.browser.page()
   await page.goto(env.server.url)
@@ -87,6 +87,11 @@ test('sessions newest first, with their start time; a fork says what it was fork
   const shown = (await list.locator('.sid').allTextContents()).filter((s) => [...ids, forked.session_id].includes(s))
   assert.equal(shown, [forked.session_id, 'mm-newest', 'aa-middle', 'zz-oldest'])
   assert.match(await list.getByRole('button', { name: /^mm-newest/ }).textContent() ?? '', /started .*\d/)
+  const title = 'hello and a long first message that goes on and a long firs…' // 60 characters, on one line
+  assert.is(await list.getByRole('button', { name: /^aa-middle/ }).locator('.title').textContent(), title)
+  const listed = (await (await fetch(`${env.server.url}/sessions`)).json()) as { items: { session_id: string; title?: string }[] }
+  assert.is(listed.items.find((s) => s.session_id === 'aa-middle')?.title, title, 'GET /sessions gives the same title')
+  assert.is(listed.items.find((s) => s.session_id === 'mm-newest')?.title, undefined, 'no title before a message')
   await page.close()
 })
 

@@ -1,4 +1,5 @@
-// The sessions list, newest first: each session's status, when it started and its last activity,
+// The sessions list, newest first: each session's title (its first message), id and status, when
+// it started and its last activity,
 // what a fork was forked from, a button to open it and one to delete it, and a "New session"
 // button. The open session is marked with aria-current. It shows the sessions loaded so far; "More
 // sessions" asks for the next page when the server has one.
@@ -45,6 +46,7 @@ export const SessionList = ({ sessions, problem, tokenRefused, current, onOpen, 
           <button type="button" class="open" aria-current=${s.session_id === current ? 'page' : undefined}
             onClick=${() => onOpen(s.session_id)}>
             <span class="sid">${s.session_id}</span>
+            <span class="title">${s.title ?? 'New conversation'}</span>
             <span class=${`status status-${s.status}`}>${s.status}</span>
             <span class="muted small when">started ${started(s.created_at)} · active ${ago(s.updated_at)}</span>
             ${forkedFrom(s) ? html`<span class="muted small fork">${forkedFrom(s)}</span>` : null}
