@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { main } from '../../lib/cli/main.js'
+import { runMain } from './helpers/main.js'
 import { createHub, fork, say, scriptedModel } from '../../lib/index.js'
 import { directoryStore } from '../../lib/node.js'
 import { serveProcess } from '../helpers/serveProcess.js'
@@ -14,12 +14,7 @@ import { serveProcess } from '../helpers/serveProcess.js'
 const test = suite('cli/firstDay')
 let dir = ''
 
-const run = async (...argv: string[]) => {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) })
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
+const run = runMain
 
 test.before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'agentlog-first-day-'))

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { main } from '../../lib/cli/main.js'
+import { runMain } from '../cli/helpers/main.js'
 import { createHub } from '../../lib/index.js'
 import type { PostgresStore } from '../../lib/postgres.js'
 import { tempDir } from '../log/helpers/files.js'
@@ -16,12 +16,7 @@ import { DATABASE_URL, dropSchemas, freshStore, newSchema, postgresAvailable } f
 const test = suite('postgres/cli')
 let store: PostgresStore
 
-const run = async (...argv: string[]) => {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) })
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
+const run = runMain
 
 test.before(async () => {
   store = await freshStore()

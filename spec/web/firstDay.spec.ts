@@ -6,17 +6,12 @@
 // prefers-color-scheme; and a load logs no console error (no CSP refusal of zod's eval check).
 import * as assert from 'uvu/assert'
 import type { ConsoleMessage, Page } from 'playwright-core'
-import { CONTRAST_CHECK, TIMEOUT, newSession, send, serverState, waitReady } from './helpers/page.js'
+import { CONTRAST_CHECK, TIMEOUT, askingCard, newSession, send, serverState, waitReady } from './helpers/page.js'
 import { browserSuite } from './helpers/suite.js'
 
 const { test, env, run } = browserSuite('web/firstDay')
 
-const asking = async (page: Page) => {
-  await send(page, 'approve')
-  const card = page.getByRole('region', { name: 'Tool call send_email' })
-  await card.getByRole('group', { name: 'Approve send_email?' }).waitFor({ timeout: TIMEOUT })
-  return card
-}
+const asking = askingCard
 
 const consoleErrors = (page: Page): string[] => {
   const errors: string[] = []
