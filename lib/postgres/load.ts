@@ -21,16 +21,26 @@ const stateKeys = Object.keys(initialState()).sort().join()
 interface SessionRow { session_id: string; created_at: Date; updated_at: Date; status: SessionInfo['status']; last_seq: string; metadata: Record<string, unknown>; first_message?: string | null }
 
 export const toInfo = (row: SessionRow): SessionInfo => {
-  const title = row.first_message ? titleOf(JSON.parse(row.first_message) as AgentEvent) : undefined
+  const title = row.first_message ? storedTitle(row.first_message) : undefined
   return {
     session_id: row.session_id, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(),
     status: row.status, last_seq: Number(row.last_seq), metadata: row.metadata, ...(title === undefined ? {} : { title }),
   }
 }
 
-/** The stored JSON of a session's first user message (its title), for a query on `${n.sessions} s`: one index scan from seq 1. */
+/** The title in a stored event's JSON; undefined when the row is not a user message or is damaged (reading the session says so). */
+const storedTitle = (body: string): string | undefined => {
+  try {
+    return titleOf(JSON.parse(body) as AgentEvent)
+  } catch {
+    return undefined
+  }
+}
+
+/** The stored JSON of a session's first user message (its title), for a query on `${n.sessions} s`: one index scan from seq 1,
+ * matching the text (a cast to jsonb would fail the whole listing on one damaged row). */
 export const firstMessageColumn = (n: Names): string =>
-  `(SELECT e.body FROM ${n.events} e WHERE e.session_id = s.session_id AND e.body::jsonb->>'type' = 'USER_MESSAGE' ORDER BY e.seq LIMIT 1) AS first_message`
+  `(SELECT e.body FROM ${n.events} e WHERE e.session_id = s.session_id AND e.body LIKE '%"type":"USER_MESSAGE"%' ORDER BY e.seq LIMIT 1) AS first_message`
 
 export const SESSION_COLUMNS = 'session_id, created_at, updated_at, status, last_seq, metadata'
 

@@ -38,7 +38,7 @@ test('a mistyped --session says which command lists the sessions', async () => {
   const store = join(dir, 'sessions')
   const { code, err } = await run('replay', store, '--session', 'oldr')
   assert.is(code, 1)
-  assert.match(err, `has no session "oldr": agentlog sessions ${store} lists the sessions it has.`)
+  assert.match(err, `has no session oldr: agentlog sessions ${store} lists the sessions it has.`)
 })
 
 test('agentlog sessions lists newest first with titles, and says what a fork was forked from', async () => {

@@ -41,6 +41,7 @@ test('sessions lists a Postgres store with status and last seq', async () => {
   assert.match(out, /chat-1\s+paused/)
   assert.match(out, /chat-2\s+idle/)
   const json = JSON.parse((await run('sessions', DATABASE_URL, '--schema', store.schema, '--json')).out)
+  assert.equal(json.sessions.map((s: { title?: string }) => s.title), ['hi', 'hello'], 'titles: the first user messages')
   // newest first, as the web page lists them
   assert.equal(json.sessions.map((s: { session_id: string; last_seq: number }) => [s.session_id, s.last_seq]), [['chat-2', (await store.info('chat-2')).last_seq], ['chat-1', (await store.info('chat-1')).last_seq]])
 })
