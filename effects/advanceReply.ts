@@ -12,6 +12,11 @@ import { asapScheduler, auditTime, concat, defer, EMPTY, from, merge, mergeMap, 
 import type { Clock } from '../lib/clock.js'
 import { createEvent } from '../lib/clock.js'
 import type { AgentEvent } from '../lib/events.js'
+import { TextBlock } from '../lib/factories.js'
+import { OUTPUT_REMINDER_SOURCE } from '../lib/structuredOutput.js'
+import { RUNTIME_HINT_SOURCE, runtimeHint } from '../lib/runtime/hints.js'
+import { selectConversation } from '../reducers/selectors.js'
+import type { PermissionRule, ToolCallBlock } from '../lib/messages.js'
 import type { StateObservable } from '../lib/store.js'
 import type { AgentState } from '../reducers/state.js'
 import { callModel } from './callModel.js'
@@ -36,10 +41,11 @@ export const advanceReply = (event$: Observable<AgentEvent>, state$: StateObserv
 }
 
 /**
- * Synchronous decisions first (answers, the STARTs of the tools about to run or be submitted, end),
- * then the submissions and the asks, which park, so the state never looks parked while the batch is
- * still being decided; then the work that takes time. A consumer that interrupts on one of the
- * decisions stops the work before it starts (takeUntil completes the concat first).
+ * The synchronous decisions first, in call order as AgentScope makes them (an answer's result, a
+ * run's TOOL_RESULT_START, a submission's START and REQUIRE_EXTERNAL_EXECUTION, an ask's
+ * REQUIRE_USER_CONFIRM), then the end; then the work that takes time. The reply counts as parked
+ * only once the whole burst is folded (ReplyRun checks after it). A consumer that interrupts on one
+ * of the decisions stops the work before it starts (takeUntil completes the concat first).
  */
 const perform = (actions: Action[], state: AgentState, state$: StateObservable, deps: AgentDeps): Observable<AgentEvent> => {
   const { reply_id: id, session_id } = state
@@ -47,34 +53,52 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
   const { clock } = deps
   const decisions: AgentEvent[] = []
   const work: Observable<AgentEvent>[] = []
-  const submitted: AgentEvent[] = []
-  const asked: AgentEvent[] = []
   for (const action of actions) {
     switch (action.kind) {
-      case 'model':
-        // A compaction, when the context is over its limit, comes first; the call then reads the compacted state.
-        work.push(concat(defer(() => compactContext(state$, deps)), defer(() => callModel(state$, deps, action.tool_choice))))
+      case 'model': {
+        // The hint goes in first; a compaction, when the context is over its limit, comes next; the call then reads the compacted state.
+        const hint = action.hint === undefined ? [] : [createEvent(clock, 'HINT_ADDED', { reply_id, block_id: clock.id(), hint: [TextBlock(action.hint, clock)], source: OUTPUT_REMINDER_SOURCE })]
+        work.push(concat(from(hint), defer(() => compactContext(state$, deps)), defer(() => runtimeHintEvents(state$, deps)), defer(() => callModel(state$, deps, action.tool_choice))))
         break
+      }
       case 'run':
-        decisions.push(createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }))
+        decisions.push(
+          createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }),
+          createEvent(clock, 'TOOL_STARTED', { reply_id, tool_call_id: action.call.id }),
+        )
         work.push(runTool(clock, reply_id, action.call, action.tool, action.input))
         break
       case 'answer':
         decisions.push(...answer(clock, reply_id, action.call.id, action.call.name, action.state, action.text))
         break
       case 'submit':
-        decisions.push(createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }))
-        submitted.push(createEvent(clock, 'REQUIRE_EXTERNAL_EXECUTION', { reply_id, tool_calls: [{ ...action.call, state: 'submitted' }] }))
+        decisions.push(
+          createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }),
+          createEvent(clock, 'REQUIRE_EXTERNAL_EXECUTION', { reply_id, tool_calls: [{ ...action.call, state: 'submitted' }] }),
+        )
         break
       case 'ask':
-        asked.push(createEvent(clock, 'REQUIRE_USER_CONFIRM', { reply_id, tool_calls: [{ ...action.call, state: 'asking' }] }))
+        decisions.push(createEvent(clock, 'REQUIRE_USER_CONFIRM', { reply_id, tool_calls: [{ ...action.call, state: 'asking', suggested_rules: suggestedRules(action.call) }] }))
         break
       case 'end':
+        // AgentScope still sends its deprecated EXCEED_MAX_ITERS right before such an end.
+        if (action.reason === 'exceed_max_iters') decisions.push(createEvent(clock, 'EXCEED_MAX_ITERS', { reply_id, name: deps.name }))
         decisions.push(createEvent(clock, 'REPLY_END', { session_id: session_id!, reply_id, finished_reason: action.reason, error: null }))
     }
   }
-  const now = [...decisions, ...submitted, ...asked]
-  return now.length ? concat(from(now), merge(...work)) : merge(...work)
+  // Runs decided after an ask or a submission are announced first, so the reply never looks parked mid-burst.
+  const firstParking = decisions.findIndex((e) => e.type === 'REQUIRE_USER_CONFIRM' || e.type === 'REQUIRE_EXTERNAL_EXECUTION')
+  const laterRuns = firstParking < 0 ? [] : decisions.slice(firstParking).flatMap((e) => (e.type === 'TOOL_STARTED' ? [e.tool_call_id] : []))
+  if (laterRuns.length) decisions.unshift(createEvent(clock, 'RUNS_DECIDED', { reply_id, tool_call_ids: laterRuns }))
+  return decisions.length ? concat(from(decisions), merge(...work)) : merge(...work)
+}
+
+/** The runtime hint before a model call, when it is on and due (the one place the clock is read for it). */
+const runtimeHintEvents = (state$: StateObservable, { runtimeHints, clock }: AgentDeps): Observable<AgentEvent> => {
+  if (!runtimeHints) return EMPTY
+  const text = state$.peek((state) => runtimeHint(selectConversation(state), Date.parse(clock.now()), runtimeHints))
+  const reply_id = state$.peek((state) => state.reply_id!)
+  return text === null ? EMPTY : from([createEvent(clock, 'HINT_BLOCK', { reply_id, block_id: clock.id(), hint: [TextBlock(text, clock)], source: RUNTIME_HINT_SOURCE })])
 }
 
 const answer = (clock: Clock, reply_id: string, tool_call_id: string, tool_call_name: string, state: 'error' | 'denied', text: string): AgentEvent[] => [
@@ -82,3 +106,6 @@ const answer = (clock: Clock, reply_id: string, tool_call_id: string, tool_call_
   createEvent(clock, 'TOOL_RESULT_TEXT_DELTA', { reply_id, tool_call_id, delta: text }),
   createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state, metadata: {} }),
 ]
+
+/** The rule an "always allow" of an asking call grants: this tool, any input (AgentScope's suggestion for a tool without finer rules). */
+const suggestedRules = (call: ToolCallBlock): PermissionRule[] => [{ tool_name: call.name, rule_content: null, behavior: 'allow', source: 'suggested' }]

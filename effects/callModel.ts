@@ -1,8 +1,9 @@
 // callModel: one model call as an Observable of events.
-// Emits: MODEL_CALL_START at once (the claim), then TEXT/THINKING block groups and TOOL_CALL groups
-// as chunks stream in (a new block or call ends the open text block; tool calls stay open until the
-// model call ends, since fragments of several calls may alternate), MODEL_CALL_USAGE whenever usage
-// is reported, then MODEL_CALL_END(completed). Chunks are checked (modelOutput.ts). A failure
+// Emits: MODEL_CALL_START at once (the claim), then TEXT/THINKING block groups, TOOL_CALL groups and
+// DATA block groups (an image the model returns) as chunks stream in (a new text/thinking block or
+// call ends the open text block; a data chunk leaves it open, as AgentScope; tool calls and data
+// blocks stay open until the model call ends, since fragments of several calls may alternate),
+// MODEL_CALL_USAGE whenever usage is reported, then MODEL_CALL_END(completed). Chunks are checked (modelOutput.ts). A failure
 // (malformed output, any thrown value) closes the reply through the pure interrupt function, as REPLY_END(error).
 // Cancelled by: unsubscribing (the reply's cancel$, via advanceReply), which aborts the model's
 // AbortSignal: the HTTP request and the body read stop at once.
@@ -18,7 +19,7 @@ import { closeReply } from '../reducers/interrupt.js'
 import { selectConversation } from '../reducers/selectors.js'
 import { abortable } from './abortable.js'
 import type { AgentDeps } from './deps.js'
-import { checkUsage, chunkType, malformed, ToolCalls, usedCallIds } from './modelOutput.js'
+import { checkData, checkUsage, chunkType, malformed, ToolCalls, usedCallIds } from './modelOutput.js'
 import { redactSecrets } from '../lib/redact.js'
 
 export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice: ToolChoice): Observable<AgentEvent> =>
@@ -31,6 +32,8 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
 
     let open: { type: 'text' | 'thinking'; id: string; signature?: string } | null = null
     const calls = new ToolCalls(clock, usedCallIds(deps, state$.value.reply_msg!))
+    /** The model's data block id -> the block id in the log, in order. */
+    const data = new Map<string, string>()
     let usage = { input_tokens: 0, output_tokens: 0, cache_input_tokens: 0, cache_creation_input_tokens: 0 }
     const closeOpenBlock = () => {
       if (!open) return
@@ -75,6 +78,17 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
           if (call.delta) emit(createEvent(clock, 'TOOL_CALL_DELTA', { reply_id, tool_call_id: call.id, delta: call.delta }))
           return
         }
+        case 'data': {
+          const { id, media_type, data: delta } = checkData(chunk as Extract<ModelChunk, { type: 'data' }>)
+          let block_id = id === undefined ? undefined : data.get(id)
+          if (block_id === undefined) {
+            block_id = clock.id()
+            data.set(id ?? block_id, block_id)
+            emit(createEvent(clock, 'DATA_BLOCK_START', { reply_id, block_id, media_type }))
+          }
+          emit(createEvent(clock, 'DATA_BLOCK_DELTA', { reply_id, block_id, data: delta, media_type }))
+          return
+        }
         case 'usage':
           usage = checkUsage(chunk as Extract<ModelChunk, { type: 'usage' }>)
           emit(checked(ModelCallUsageEventSchema, createEvent(clock, 'MODEL_CALL_USAGE', { reply_id, ...usage })))
@@ -89,6 +103,7 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
     closeOpenBlock()
     // Every call stays open until the model call ends: a fragment may come for any of them.
     for (const tool_call_id of calls.opened) emit(createEvent(clock, 'TOOL_CALL_END', { reply_id, tool_call_id }))
+    for (const block_id of data.values()) emit(createEvent(clock, 'DATA_BLOCK_END', { reply_id, block_id }))
     emit(createEvent(clock, 'MODEL_CALL_END', { reply_id, ...usage, finished_reason: 'completed' }))
   }, (error, subscriber) => {
     for (const event of closeReply(state$.value, deps.clock, { reason: 'error', error: errorInfo(error) })) subscriber.next(event)

@@ -4,6 +4,7 @@
 import type { CompactionSettings } from '../lib/compaction.js'
 import type { Clock } from '../lib/clock.js'
 import type { ChatModel } from '../lib/model.js'
+import type { RuntimeHintSettings } from '../lib/runtime/hints.js'
 import type { Tool } from '../lib/tools.js'
 
 export interface AgentDeps {
@@ -14,9 +15,11 @@ export interface AgentDeps {
   tools: ReadonlyMap<string, Tool>
   /** The structured-output tool the current reply must end with, or null. */
   output: string | null
-  /** That tool's input schema (JSON Schema), which REPLY_START records (`metadata.output_schema`), or null. */
+  /** That tool's input schema (JSON Schema), which the USER_MESSAGE records (`metadata.output_schema`), or null. */
   outputSchema: Record<string, unknown> | null
   maxIters: number
+  /** Runtime hints (the current time) before model calls, or null (off). */
+  runtimeHints: RuntimeHintSettings | null
   /** When and how the context is compacted before a model call, or null (never). */
   compaction: CompactionSettings | null
   clock: Clock

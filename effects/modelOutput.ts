@@ -15,8 +15,17 @@ export const malformed = (what: string): ModelError =>
 export const chunkType = (chunk: unknown): ModelChunk['type'] => {
   if (typeof chunk !== 'object' || chunk === null) throw malformed(`${describe(chunk)} instead of a chunk object`)
   const { type } = chunk as { type?: unknown }
-  if (type === 'text' || type === 'thinking' || type === 'thinking_signature' || type === 'tool_call' || type === 'usage') return type
+  if (type === 'text' || type === 'thinking' || type === 'thinking_signature' || type === 'tool_call' || type === 'usage' || type === 'data') return type
   throw malformed(`a chunk of unknown type ${describe(type)}`)
+}
+
+/** Checks a data chunk: base64 `data` and a `media_type` (an image a model returns); `id` (optional) continues a block. */
+export const checkData = (chunk: Extract<ModelChunk, { type: 'data' }>): { id?: string; media_type: string; data: string } => {
+  const { id, media_type, data } = chunk as { id?: unknown; media_type?: unknown; data?: unknown }
+  if (typeof media_type !== 'string' || media_type === '') throw malformed(`a data chunk whose media_type is ${describe(media_type)}, not a media type such as "image/png"`)
+  if (typeof data !== 'string') throw malformed(`a data chunk whose data is ${describe(data)}, not a base64 string`)
+  if (id !== undefined && id !== null && typeof id !== 'string') throw malformed(`a data chunk whose id is ${describe(id)}, not a string`)
+  return typeof id === 'string' && id !== '' ? { id, media_type, data } : { media_type, data }
 }
 
 /** Checks a usage chunk: token counts are whole numbers of at least 0 (a string "12" is refused, not concatenated). */

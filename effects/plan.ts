@@ -1,21 +1,24 @@
 // The scheduler's decision, as a pure function of the state and the tool set: what the reply does
-// next. No open calls: call the model (or the last, tool-less call past maxIters), or end. Open
+// next, in AgentScope's order. No open calls: end after a final answer, end with
+// exceed_max_iters once `cur_iter` (finished rounds) reaches maxIters, else call the model. Open
 // calls: the first unfinished batch (a run of concurrency-safe calls, or one other call) is
 // checked (input, then rules, then the tool's permission) and run, asked, submitted or answered.
-// With a structured output asked for (`output` names its tool), a reply whose message holds the
-// value ends; a text-only answer, or the last call at maxIters, forces that tool instead.
+// With a structured output asked for (`output` names its tool), the reply ends once the value is
+// there; until then each model call is preceded by a reminder hint, the tool is forced from
+// maxIters on, and the reply ends with exceed_max_iters after the grace rounds.
 // User code (schemas, permission functions) is contained: whatever it throws or answers becomes
 // that call's `error` result.
 import { describe, messageOf } from '../lib/errors.js'
 import { jsonDepth, MAX_JSON_DEPTH } from '../lib/jsonValue.js'
 import type { ToolCallBlock } from '../lib/messages.js'
 import type { ToolChoice } from '../lib/model.js'
+import { outputReminder, outputValidationError, STRUCTURED_OUTPUT_GRACE_ITERS } from '../lib/structuredOutput.js'
 import type { Permission, Tool } from '../lib/tools.js'
 import { isAdvanceable, isDeniedByUser, isRunning, selectRoundCalls } from '../reducers/selectors.js'
 import type { AgentState } from '../reducers/state.js'
 
 export type Action =
-  | { kind: 'model'; tool_choice: ToolChoice }
+  | { kind: 'model'; tool_choice: ToolChoice; hint?: string }
   | { kind: 'end'; reason: 'completed' | 'exceed_max_iters' }
   | { kind: 'run'; call: ToolCallBlock; tool: Tool; input: unknown }
   | { kind: 'submit'; call: ToolCallBlock }
@@ -45,19 +48,25 @@ export const planNextStep = (state: AgentState, { tools, maxIters, output = null
   const round = selectRoundCalls(state)
   const open = round.filter((c) => c.state !== 'finished')
   if (open.length === 0) {
-    if (state.reply_msg?.structured_output) return [{ kind: 'end', reason: 'completed' }]
-    if (state.cur_iter > maxIters) return [{ kind: 'end', reason: 'exceed_max_iters' }]
-    const forced: ToolChoice = output ? { name: output } : 'none'
-    if (state.cur_iter > 0 && round.length === 0 && loop.round_text) return output ? [{ kind: 'model', tool_choice: forced }] : [{ kind: 'end', reason: 'completed' }]
-    return [{ kind: 'model', tool_choice: state.cur_iter >= maxIters ? forced : 'auto' }]
+    if (output) {
+      if (loop.structured_output) return [{ kind: 'end', reason: 'completed' }]
+      if (state.cur_iter >= maxIters + STRUCTURED_OUTPUT_GRACE_ITERS) return [{ kind: 'end', reason: 'exceed_max_iters' }]
+      const forced = state.cur_iter >= maxIters
+      return [{ kind: 'model', tool_choice: forced ? { name: output } : 'auto', hint: outputReminder(output, forced) }]
+    }
+    if (loop.round_final) return [{ kind: 'end', reason: 'completed' }]
+    if (state.cur_iter >= maxIters) return [{ kind: 'end', reason: 'exceed_max_iters' }]
+    return [{ kind: 'model', tool_choice: 'auto' }]
   }
-  const disabled = state.cur_iter > maxIters ? open.filter((call) => call.name !== output) : []
-  if (disabled.length)
-    return disabled.map((call) => ({ kind: 'answer', call, state: 'error', text: 'Tools are disabled for the final answer; answer without them.' }))
   const batch = firstOpenBatch(round, tools)
+  // As AgentScope: while a call waits for the user or an external result, pending calls wait too;
+  // and one confirmation per tool in a batch (the rule it suggests covers the tool's other calls).
+  const awaiting = round.some((c) => (c.state === 'asking' && !isDeniedByUser(state, c.id)) || c.state === 'submitted')
+  const askedTools = new Set<string>()
   const actions: Action[] = []
   for (const call of batch) {
     if (call.state === 'finished' || call.state === 'submitted' || isRunning(state, call)) continue
+    if (call.state === 'pending' && awaiting) continue
     if (isDeniedByUser(state, call.id)) {
       actions.push({ kind: 'answer', call, state: 'denied', text: denialText(call.name, loop.denial_reasons?.[call.id]) })
       continue
@@ -70,12 +79,15 @@ export const planNextStep = (state: AgentState, { tools, maxIters, output = null
     }
     const parsed = parseInput(tool, call.input)
     if (!parsed.ok) {
-      actions.push({ kind: 'answer', call, state: 'error', text: parsed.error })
+      actions.push({ kind: 'answer', call, state: 'error', text: call.name === output ? outputValidationError(parsed.issues ?? parsed.error) : parsed.error })
       continue
     }
     const permission = call.state === 'allowed' ? 'allow' : decide(state, tool, call, parsed.input)
     if (permission === 'deny') actions.push({ kind: 'answer', call, state: 'denied', text: denialText(call.name) })
-    else if (permission === 'ask') actions.push({ kind: 'ask', call })
+    else if (permission === 'ask') {
+      if (!askedTools.has(call.name)) actions.push({ kind: 'ask', call })
+      askedTools.add(call.name)
+    }
     else if (typeof permission !== 'string') actions.push({ kind: 'answer', call, state: 'error', text: permission.error })
     else if (tool.external) actions.push({ kind: 'submit', call })
     else actions.push({ kind: 'run', call, tool, input: parsed.input })
@@ -101,7 +113,7 @@ const firstOpenBatch = (round: ToolCallBlock[], tools: ReadonlyMap<string, Tool>
 /** Tool arguments longer than this are refused before parsing (1 MB of JSON). */
 const MAX_ARGUMENTS_LENGTH = 1 << 20
 
-type Parsed = { ok: true; input: unknown } | { ok: false; error: string }
+type Parsed = { ok: true; input: unknown } | { ok: false; error: string; issues?: string }
 
 const parseInput = (tool: Tool, raw: string): Parsed => {
   if (raw.length > MAX_ARGUMENTS_LENGTH || jsonDepth(raw) > MAX_JSON_DEPTH)
@@ -121,7 +133,7 @@ const parseInput = (tool: Tool, raw: string): Parsed => {
   }
   if (result.success) return { ok: true, input: result.data }
   const issues = result.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')
-  return { ok: false, error: `Error: invalid arguments for "${tool.name}": ${issues}. Fix them and call the tool again.` }
+  return { ok: false, error: `Error: invalid arguments for "${tool.name}": ${issues}. Fix them and call the tool again.`, issues }
 }
 
 /** Granted rules first (the last matching one wins), then the tool's own permission. */

@@ -1,6 +1,6 @@
 // startReply: a user message starts a reply.
-// Listens: USER_MESSAGE. Emits: REPLY_START (a new reply_id; with a structured output, its JSON
-// Schema in `metadata.output_schema`, so a process that resumes the reply asks for the same value).
+// Listens: USER_MESSAGE. Emits: REPLY_START (a new reply_id; the structured output a message asks
+// for is recorded on the USER_MESSAGE itself, see Agent.prepare).
 // Cancelled by: nothing (it is instant). Concurrency: map (one start per message; the agent
 // refuses a message while a reply runs or is paused).
 import { map, type Observable } from 'rxjs'
@@ -15,6 +15,5 @@ export const startReply = (event$: Observable<AgentEvent>, _state$: StateObserva
     ofType('USER_MESSAGE'),
     map(() => createEvent(deps.clock, 'REPLY_START', {
       session_id: deps.session_id, reply_id: deps.clock.id(), name: deps.name, role: 'assistant',
-      metadata: deps.outputSchema ? { output_schema: deps.outputSchema } : {},
     })),
   )

@@ -42,6 +42,6 @@ if (!logPath) {
   const [call] = agent.state.waiting_for
   console.log(`process 2: the log says the reply waits for ${call.name}`)
   const reply = await agent.approve(call.id)
-  console.log(`process 2: reply ${reply.finished_reason}: ${reply.text}`)
+  console.log(`process 2: reply ${reply.finished_reason}: ${reply.text.replace(/\s+/g, ' ')}`)
   await agent.close()
 }

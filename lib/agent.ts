@@ -28,6 +28,7 @@ import { asReply, type Reply } from './text.js'
 import { createStore, type Store } from './store.js'
 import { checkOutputSchema, recordedOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsForOutput, type StructuredMsg } from './structuredOutput.js'
 import { callerTool, type Tool } from './tools.js'
+import { runtimeHintSettings, type RuntimeHintOptions } from './runtime/hints.js'
 
 export const DEFAULT_INTERRUPT_TEXT = 'I notice the interruption. How can I help you?'
 
@@ -36,7 +37,7 @@ export interface AgentOptions {
   sysPrompt?: string
   model: ChatModel
   tools?: Tool[]
-  /** Reasoning steps per reply before a last, tool-less call sums up (default 50). */
+  /** Reasoning-acting rounds per reply before it ends with `exceed_max_iters` (default 50). */
   maxIters?: number
   /** Where the events go (default: in memory). An existing log is restored. */
   log?: LogStore
@@ -47,6 +48,12 @@ export interface AgentOptions {
   output?: z.ZodType
   /** Summarize the older context before a model call whose estimated input is over a limit. */
   compaction?: CompactionOptions
+  /**
+   * Add a hint with the current time before a model call when the context has none, or an older
+   * one than `intervalHours` (AgentScope's runtime-state injection; off by default). The hint is a
+   * HINT_BLOCK in the log, so replay reads no clock.
+   */
+  runtimeHints?: boolean | RuntimeHintOptions
   clock?: Clock
 }
 
@@ -74,6 +81,7 @@ export class Agent {
     checkAgentOptions(options)
     if (options.output !== undefined) checkOutputSchema(options.output, 'createAgent')
     const compaction = compactionSettings(options.compaction)
+    const runtimeHints = runtimeHintSettings(options.runtimeHints)
     const { name, sysPrompt = '', model, tools = [], maxIters = 50, log = memoryLog(), clock = systemClock } = options
     const snapshot = log.snapshot?.() ?? null
     const restored = snapshot ? replay(log.read({ fromSeq: snapshot.seq }), snapshot.state) : replay(log.events)
@@ -83,7 +91,7 @@ export class Agent {
     this.logStore = log
     this.tools = new Map(tools.map((t) => [t.name, t]))
     this.output = options.output ?? null
-    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, compaction, clock }
+    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, runtimeHints, compaction, clock }
     this.useOutput(this.output)
     this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
@@ -138,7 +146,7 @@ export class Agent {
   async reply(input: AgentInput, options: ReplyOptions = {}): Promise<Reply> {
     const run = this.start(input, options)
     for await (const _ of run) void _
-    const msg = run.result()
+    const msg = this.typedOutput(run.result())
     const { status, reply_id, waiting_for } = this.state
     return asReply(msg, status === 'paused' && reply_id === msg.id ? waiting_for : [])
   }
@@ -252,11 +260,13 @@ export class Agent {
     else if (event) this.useOutput(this.resumedOutput())
     const metadata = inputMetadata(options)
     if (event && metadata) Object.assign(event.metadata, JSON.parse(JSON.stringify(metadata)))
+    // The output schema the reply asks for, so that a process that resumes it asks for the same value.
+    if (event?.type === 'USER_MESSAGE' && this.deps.outputSchema) event.metadata.output_schema = this.deps.outputSchema
     return event
   }
 
   /**
-   * The structured output of the reply an input resumes: the schema its REPLY_START recorded, as
+   * The structured output of the reply an input resumes: the schema its USER_MESSAGE recorded, as
    * this process gave it when it started the reply (a zod schema says more than its JSON Schema),
    * or rebuilt from the record in a process that did not; none when none was recorded.
    */
@@ -265,6 +275,17 @@ export class Agent {
     if (recorded === null) return null
     if (this.replyOutput && JSON.stringify(this.deps.outputSchema) === recorded) return this.replyOutput
     return recordedOutputSchema(JSON.parse(recorded) as Record<string, unknown>)
+  }
+
+  /** The message with its structured output (the output tool's arguments) parsed by this process's schema, so that its defaults and transforms apply. */
+  private typedOutput(msg: Msg): Msg {
+    if (!msg.structured_output || !this.replyOutput) return msg
+    try {
+      const parsed = this.replyOutput.safeParse(msg.structured_output)
+      return parsed.success ? { ...msg, structured_output: parsed.data as Record<string, unknown> } : msg
+    } catch {
+      return msg
+    }
   }
 
   /** Replaces the caller's tools of the previous reply with these (the agent's own tools keep their names). */
@@ -279,7 +300,7 @@ export class Agent {
     this.replyOutput = schema
     this.deps.tools = toolsForOutput(this.tools, schema)
     this.deps.output = schema ? STRUCTURED_OUTPUT_TOOL : null
-    // What REPLY_START records: the output tool's input schema, as the model is shown it.
+    // What the USER_MESSAGE records: the output tool's input schema, as the model is shown it.
     this.deps.outputSchema = schema ? this.deps.tools.get(STRUCTURED_OUTPUT_TOOL)!.spec.input_schema as Record<string, unknown> : null
   }
 

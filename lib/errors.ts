@@ -10,6 +10,7 @@ export type AgentErrorCode =
   | 'LOG_UNAVAILABLE' | 'SESSION_BUSY' | 'SESSION_EXISTS' | 'NOT_FOUND' | 'INVALID_SESSION_ID'
   | 'MISSING_DEPENDENCY' | 'MCP_CONNECTION' | 'EXPORT_FAILED'
   | 'UNAUTHORIZED' | 'FORBIDDEN' | 'TOO_LARGE' | 'LIMIT_REACHED' | 'NO_ROUTE' | 'INTERNAL'
+  | 'UNSUPPORTED_MEDIA_TYPE'
 
 export class AgentError extends Error {
   override name = 'AgentError'

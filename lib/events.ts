@@ -61,6 +61,8 @@ export const ToolResultDataDeltaEventSchema = event('TOOL_RESULT_DATA_DELTA', {
 export const ToolResultEndEventSchema = event('TOOL_RESULT_END', { ...call, state: ToolResultStateSchema })
 export const RequireUserConfirmEventSchema = event('REQUIRE_USER_CONFIRM', { ...reply, tool_calls: z.array(ToolCallBlockSchema) })
 export const RequireExternalExecutionEventSchema = event('REQUIRE_EXTERNAL_EXECUTION', { ...reply, tool_calls: z.array(ToolCallBlockSchema) })
+/** Deprecated in AgentScope (REPLY_END's `finished_reason` says it), still sent right before REPLY_END(exceed_max_iters). */
+export const ExceedMaxItersEventSchema = event('EXCEED_MAX_ITERS', { ...reply, name: z.string() })
 
 // Input events: what a caller sends besides a new user message.
 export const ConfirmResultSchema = z.strictObject({
@@ -79,6 +81,12 @@ export const CustomEventSchema = event('CUSTOM', { name: z.string(), value: z.re
 export const UserMessageEventSchema = event('USER_MESSAGE', { msg: MsgSchema })
 export const InterruptRequestedEventSchema = event('INTERRUPT_REQUESTED', reply)
 export const ModelCallUsageEventSchema = event('MODEL_CALL_USAGE', { ...reply, ...usage })
+/** A hint block the agent adds to the reply for the model without streaming it (the structured-output reminder): in the context, not yielded. */
+export const HintAddedEventSchema = event('HINT_ADDED', { ...block, hint: HintBlockSchema.shape.hint, source: z.string().nullable() })
+/** The calls of a batch the agent is about to run, announced when an ask or a submission of the batch comes first: the reply is not parked until they started. */
+export const RunsDecidedEventSchema = event('RUNS_DECIDED', { ...reply, tool_call_ids: z.array(z.string().min(1)).min(1) })
+/** A local tool's `execute` is called (after its TOOL_RESULT_START): its result's output is a list of blocks, as AgentScope's. */
+export const ToolStartedEventSchema = event('TOOL_STARTED', call)
 /** The context was compacted during a reply: `summary` stands in for the history up to `covers`, with the summarizing call's usage. */
 export const ContextCompactedEventSchema = event('CONTEXT_COMPACTED', {
   ...reply, summary: z.string().min(1), model_name: z.string(),
@@ -93,13 +101,13 @@ export const OutputEventSchema = z.discriminatedUnion('type', [
   DataBlockStartEventSchema, DataBlockDeltaEventSchema, DataBlockEndEventSchema, HintBlockEventSchema,
   ToolCallStartEventSchema, ToolCallDeltaEventSchema, ToolCallEndEventSchema,
   ToolResultStartEventSchema, ToolResultTextDeltaEventSchema, ToolResultDataDeltaEventSchema, ToolResultEndEventSchema,
-  RequireUserConfirmEventSchema, RequireExternalExecutionEventSchema,
+  RequireUserConfirmEventSchema, RequireExternalExecutionEventSchema, ExceedMaxItersEventSchema,
 ])
 export const InputEventSchema = z.discriminatedUnion('type', [
   UserConfirmResultEventSchema, ExternalExecutionResultEventSchema, UserInterruptEventSchema,
 ])
 export const OwnEventSchema = z.discriminatedUnion('type', [
-  UserMessageEventSchema, InterruptRequestedEventSchema, ModelCallUsageEventSchema, ContextCompactedEventSchema, CustomEventSchema,
+  UserMessageEventSchema, InterruptRequestedEventSchema, ModelCallUsageEventSchema, ToolStartedEventSchema, RunsDecidedEventSchema, HintAddedEventSchema, ContextCompactedEventSchema, CustomEventSchema,
 ])
 export const AgentEventSchema = z.discriminatedUnion('type', [
   ...OutputEventSchema.options, ...InputEventSchema.options, ...OwnEventSchema.options,

@@ -1,10 +1,10 @@
 // agentlog's public API. It runs in a browser too; the Node-only file log is in `agentlog/node`.
 export { Agent, createAgent, DEFAULT_INTERRUPT_TEXT, type AgentOptions, type AgentInput } from './agent.js'
 export type { ReplyOptions } from './replyRun.js'
-export { textOf, withoutReminders, type Reply } from './text.js'
+export { outputText, textOf, withoutReminders, type Reply } from './text.js'
 export { approveEvent, denyEvent, submitResultEvent, type ApproveOptions, type ExternalResult } from './inputs.js'
 export { defineTool, type Tool, type ToolDefinition, type ToolContext, type ToolOutput, type ToolResultObject, type Permission, type JsonSchema, type CallerToolSpec } from './tools.js'
-export { STRUCTURED_OUTPUT_TOOL, type StructuredMsg } from './structuredOutput.js'
+export { STRUCTURED_OUTPUT_TOOL, structuredOutputOf, type StructuredMsg } from './structuredOutput.js'
 export { DEFAULT_COMPACTION_PROMPT, estimateTokens, type CompactionOptions } from './compaction.js'
 export { scriptedModel, say, think, callTool, usage, type ScriptedModel, type ScriptedModelOptions, type ScriptedTurn, type ScriptStep } from './scriptedModel.js'
 export type { ChatModel, ModelChunk, ModelRequest, ToolChoice, ToolSpec } from './model.js'

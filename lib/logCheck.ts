@@ -78,8 +78,9 @@ export const checkLog = (events: readonly AgentEvent[]): LogCheck => {
         else if (rootReducer(state, event).compaction === state.compaction) fail(`CONTEXT_COMPACTED covers ${event.covers.messages} messages and ${event.covers.blocks} blocks, which is not a cut point after the current one (the reducers ignore it)`)
         break
       case 'MODEL_CALL_END':
-        if (state.loop?.model_call_open) {
-          const lost = USAGE_KEYS.filter((k) => event[k] < state.loop!.model_call_usage[k])
+        if (state.loop?.model_call_open && state.loop.model_call_usage) {
+          const known = state.loop.model_call_usage
+          const lost = USAGE_KEYS.filter((k) => event[k] < known[k])
           if (lost.length) fail(`MODEL_CALL_END reports less ${lost.join(', ')} than the call had recorded (6: usage is lost)`)
         }
         break
@@ -95,10 +96,15 @@ export const checkLog = (events: readonly AgentEvent[]): LogCheck => {
     if (replyId !== null && event.type !== 'REPLY_START' && !INPUT_TYPES.has(event.type) && (state.status === 'idle' || replyId !== state.reply_id))
       fail(`${event.type} for reply ${replyId}, which is not in progress (the reducers ignore it)`)
 
+    const replying = state.reply_msg
     state = rootReducer(state, event)
     if (event.type === 'REPLY_END') {
       const msg = state.context[state.context.length - 1]
-      if (msg?.id !== event.reply_id) fail(`REPLY_END did not close reply ${event.reply_id}`)
+      // A reply interrupted before the model produced anything leaves no message.
+      const empty = event.finished_reason === 'interrupted' && replying?.id === event.reply_id && replying.content.length === 0 && replying.usage === null
+      if (empty) {
+        if (state.reply_msg !== null) fail(`REPLY_END did not close reply ${event.reply_id}`)
+      } else if (msg?.id !== event.reply_id) fail(`REPLY_END did not close reply ${event.reply_id}`)
       else for (const problem of unansweredCalls(msg)) fail(`${problem} after the reply ended (1)`)
     }
   })

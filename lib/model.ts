@@ -24,6 +24,8 @@ export type ModelChunk =
   /** A provider's signature of the thinking block being streamed (Anthropic), kept so it can be sent back. */
   | { type: 'thinking_signature'; signature: string }
   | { type: 'tool_call'; id: string; name: string; delta: string }
+  /** Part of a data block the model returns (an image), base64; chunks with the same `id` continue one block. */
+  | { type: 'data'; id?: string; media_type: string; data: string }
   | {
       type: 'usage'; input_tokens: number; output_tokens: number
       cache_input_tokens?: number; cache_creation_input_tokens?: number

@@ -11,6 +11,8 @@ import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } 
 import type { Msg } from './messages.js'
 import type { Store } from './store.js'
 import { selectEndedReply } from '../reducers/selectors.js'
+import { structuredOutputOf } from '../reducers/structuredOutput.js'
+import { OUTPUT_DONE_TEXT } from './structuredOutput.js'
 import type { AgentState } from '../reducers/state.js'
 import type { CallerToolSpec } from './tools.js'
 import type { TraceContext } from './otel/traceparent.js'
@@ -204,19 +206,43 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
       if (state.reply_msg && state.reply_msg.id === this.reply_id) return state.reply_msg
       const last = this.reply_id ? selectEndedReply(state, this.reply_id) : undefined
       if (last) return last
+      // A no-op input for a reply that left no message (interrupted before any output): what it resolved to.
+      const ended = this.reply_id ? lastEndOf(this.agent.log, this.reply_id) : undefined
+      if (ended) return endedReplyMsg(ended, undefined, this.agent.name, this.agent.interruptText)!
       throw new Error('The reply produced no message.')
     }
     if (end.finished_reason === 'error') throw new ModelError(end.error ?? { type: 'unknown', message: 'The model call failed.' })
-    if (end.finished_reason === 'interrupted') {
-      if (this.options.rejectOnInterrupt) throw new AbortError(end.reply_id)
-      return interruptionMsg(end, this.agent.name, this.agent.interruptText)
-    }
-    return selectEndedReply(state, end.reply_id)!
+    if (end.finished_reason === 'interrupted' && this.options.rejectOnInterrupt) throw new AbortError(end.reply_id)
+    return endedReplyMsg(end, selectEndedReply(state, end.reply_id), this.agent.name, this.agent.interruptText)!
   }
 }
 
-export const interruptionMsg = (end: ReplyEndEvent, name: string, text: string): Msg => ({
+/** The REPLY_END of reply `reply_id`, searching the log from its end. */
+const lastEndOf = (log: readonly AgentEvent[], reply_id: string): ReplyEndEvent | undefined => {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const event = log[i]
+    if (event.type === 'REPLY_END' && event.reply_id === reply_id) return event
+  }
+  return undefined
+}
+
+/** What reply() resolves to when the maximum iterations end a reply (AgentScope's text). */
+export const EXCEEDED_TEXT = 'The maximum reasoning-acting iterations are exceeded.'
+
+/**
+ * What reply() resolves to once a reply ended without an error, as AgentScope: a notice for an
+ * interrupt (`interruptText`), for exceeded iterations, and for a structured output (the value in its
+ * `structured_output`); otherwise the reply's message from the context (`msg`).
+ */
+export const endedReplyMsg = (end: ReplyEndEvent, msg: Msg | undefined, name: string, interruptText: string): Msg | undefined => {
+  if (end.finished_reason === 'interrupted') return noticeMsg(end, name, interruptText)
+  if (end.finished_reason === 'exceed_max_iters') return noticeMsg(end, name, EXCEEDED_TEXT)
+  const value = msg ? structuredOutputOf(msg) : null
+  return value ? noticeMsg(end, name, OUTPUT_DONE_TEXT, value) : msg
+}
+
+const noticeMsg = (end: ReplyEndEvent, name: string, text: string, structured_output: Record<string, unknown> | null = null): Msg => ({
   id: end.reply_id, name, role: 'assistant', metadata: {}, created_at: end.created_at,
-  content: [{ type: 'text', id: `${end.reply_id}-interrupted`, text, created_at: end.created_at, finished_at: end.created_at }],
-  usage: null, finished_at: end.created_at, finished_reason: 'interrupted', structured_output: null, error: null,
+  content: [{ type: 'text', id: `${end.reply_id}-${end.finished_reason}`, text, created_at: end.created_at, finished_at: end.created_at }],
+  usage: null, finished_at: end.created_at, finished_reason: end.finished_reason, structured_output, error: null,
 })

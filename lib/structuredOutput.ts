@@ -1,8 +1,10 @@
-// Structured output, the way AgentScope does it: a built-in tool, `generate_response`, whose input
-// schema is the output schema. A call that passes validation succeeds with the value in its
-// result's metadata (`structured_output`); the reducers copy it onto the reply's message and the
-// planner ends the reply there. A call that fails validation is an `error` result the model can
-// correct. Only ordinary TOOL_CALL_* / TOOL_RESULT_* events: replay and interrupt need nothing new.
+// Structured output, the way AgentScope does it: a built-in tool, `GenerateStructuredOutput`, whose
+// input schema is the output schema. A call that passes validation succeeds, and its arguments are
+// the value (the reply slice keeps them; the planner ends the reply there). A call that fails
+// validation is an `error` result the model can correct. Until the value is there, every model
+// call is preceded by a reminder hint (HINT_ADDED: in the log and the context, not streamed), and
+// from maxIters on the tool is forced, for STRUCTURED_OUTPUT_GRACE_ITERS more rounds. The texts the
+// model reads are AgentScope's, word for word, so a conversation reads the same on both.
 import { z } from 'zod'
 import { AgentError, describe } from './errors.js'
 import type { Msg } from './messages.js'
@@ -11,7 +13,7 @@ import { STRUCTURED_OUTPUT_TOOL } from '../reducers/structuredOutput.js'
 import { defineTool, type Tool } from './tools.js'
 import { isZod4Schema } from './zodSchema.js'
 
-export { STRUCTURED_OUTPUT_TOOL } from '../reducers/structuredOutput.js'
+export { STRUCTURED_OUTPUT_TOOL, structuredOutputOf } from '../reducers/structuredOutput.js'
 
 /** A reply's message whose `structured_output` is typed from the output schema (null: no value). */
 export type StructuredMsg<T> = Omit<Msg, 'structured_output'> & { structured_output: T | null }
@@ -38,16 +40,35 @@ export const recordedOutputSchema = (json: Record<string, unknown>): z.ZodType =
   }
 }
 
+/** Rounds past maxIters in which the output tool is forced before the reply ends with exceed_max_iters. */
+export const STRUCTURED_OUTPUT_GRACE_ITERS = 5
+
+/** The `source` of the reminder hint (a JSON label, as AgentScope's). */
+export const OUTPUT_REMINDER_SOURCE = '{"label": "System", "sublabel": "Structured Output Requirement"}'
+
+/** The hint before a model call while the value is missing; `forced` from maxIters on. */
+export const outputReminder = (tool: string, forced: boolean): string =>
+  `<system-reminder>You're required to generate structured output by calling the '${tool}' tool. ${forced
+    ? 'You have reached the maximum reasoning-acting iterations, so call this tool at once to generate the final structured output.'
+    : 'Call it when you are ready to generate the final structured output.'}</system-reminder>`
+
+/** The result of a call whose arguments do not match the output schema. */
+export const outputValidationError = (issues: string): string => `ValidationError: Structured output validation failed with error: ${issues}`
+
+/** The text of the message `reply()` resolves to when the value is there (the value is its `structured_output`). */
+export const OUTPUT_DONE_TEXT = 'The required structured output is generated.'
+
 /** The built-in tool for one output schema. */
 export const structuredOutputTool = (schema: z.ZodType): Tool =>
   defineTool({
     name: STRUCTURED_OUTPUT_TOOL,
-    description: 'Give the final response. Call this function once you have the answer: its arguments are the response, and they must match its schema exactly.',
+    description: 'Returns your final answer as structured data. Call it once, as the last step, with the answer as its arguments; they must match the schema exactly.',
     input: schema,
+    concurrencySafe: true,
     execute: (value: unknown) => {
       const nonJson = findNonJson(value)
-      if (nonJson) return { output: `Error: the response's ${nonJson} is not a plain JSON value; the output schema must produce JSON.`, state: 'error' }
-      return { output: 'Successfully generated the response.', metadata: { structured_output: value } }
+      if (nonJson) return { output: outputValidationError(`the response's ${nonJson} is not a plain JSON value; the output schema must produce JSON`), state: 'error' }
+      return 'Structured output generated successfully.'
     },
   })
 

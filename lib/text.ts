@@ -2,12 +2,33 @@
 // `<system-reminder>` notes, and what `reply()` resolves to: the reply's message (plain AgentScope
 // JSON) with two conveniences that are not part of it (non-enumerable, so JSON, schemas and
 // deep-equality never see them): `text`, and `waiting_for`, the calls a paused reply waits for.
-import type { Msg, ToolCallBlock } from './messages.js'
+import type { Msg, ToolCallBlock, ToolResultBlock } from './messages.js'
 
-/** The text of a message: its text blocks joined (thinking, tool calls and results left out). */
+/**
+ * The text of a message: its text blocks joined (thinking, tool calls and results left out). Texts
+ * of different model calls of one reply (a tool call, a result or a hint between them) are separated
+ * by a blank line.
+ */
 export const textOf = (msg: Msg): string => {
   let text = ''
-  for (const block of msg.content) if (block.type === 'text') text += block.text
+  let between = false
+  for (const block of msg.content) {
+    if (block.type === 'text') {
+      text += between && text !== '' && block.text !== '' ? `\n\n${block.text}` : block.text
+      between = false
+    } else if (block.type === 'tool_call' || block.type === 'tool_result' || block.type === 'hint') between = true
+  }
+  return text
+}
+
+/**
+ * The text of a tool result's output: a string as it is, a list of blocks (what a tool the agent ran
+ * or an external result gives) as its text blocks joined; data blocks are left out.
+ */
+export const outputText = (output: ToolResultBlock['output']): string => {
+  if (typeof output === 'string') return output
+  let text = ''
+  for (const block of output) if (block.type === 'text') text += block.text
   return text
 }
 

@@ -70,6 +70,15 @@ export const setBlock = (msg: Msg, index: number, block: Block): Msg => {
   return withContent(msg, content)
 }
 
+/** The message with the block at `index` moved to the end (nothing copied when it is there already). */
+export const moveBlockToEnd = (msg: Msg, index: number): Msg => {
+  if (index < 0 || index === msg.content.length - 1) return msg
+  const content = contentToWrite(msg)
+  const [block] = content.splice(index, 1)
+  content.push(block)
+  return withContent(msg, content)
+}
+
 /** Replaces the block at `index` with `update(block)`; returns `msg` itself when nothing changed. */
 export const replaceBlock = <B extends Block>(msg: Msg, index: number, update: (block: B) => B): Msg => {
   if (index < 0) return msg

@@ -91,8 +91,8 @@ export const compactedView = (state: AgentState, c: Compaction): Msg[] => {
 /** The reported usage of the reply's latest model call and the blocks recorded after its output, or null when none is known. */
 export const selectKnownUsage = (state: AgentState): { tokens: number; since: Msg['content'] } | null => {
   const loop = state.loop
-  if (!loop || state.cur_iter === 0 || !state.reply_msg) return null
-  const u = loop.model_call_usage
+  const u = loop?.model_call_usage
+  if (!loop || !u || !state.reply_msg) return null
   const tokens = u.input_tokens + u.cache_input_tokens + u.cache_creation_input_tokens + u.output_tokens
   if (u.input_tokens === 0) return null
   return { tokens, since: state.reply_msg.content.slice(loop.round_start).filter((b) => b.type === 'tool_result' || b.type === 'hint') }

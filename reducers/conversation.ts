@@ -4,9 +4,9 @@
 // a call that is already finished (a late result after an interrupt), are ignored on purpose.
 import type { AgentEvent } from '../lib/events.js'
 import type { DataBlock, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock, Usage } from '../lib/messages.js'
-import { appendBlock, findBlockIndex, replaceBlock, setBlock } from './blocks.js'
+import { appendBlock, findBlockIndex, moveBlockToEnd, replaceBlock, setBlock } from './blocks.js'
 import { compactBlock, withInput, withOutput, withReplyMsg, withText, withThinking } from './shapes.js'
-import type { AgentState } from './state.js'
+import type { AgentState, LoopState } from './state.js'
 import { recordStructuredOutput } from './structuredOutput.js'
 
 const blockTypes = {
@@ -24,18 +24,21 @@ export const conversation = (state: AgentState, event: AgentEvent): AgentState =
       return { ...state, reply_msg: newReplyMsg(event.reply_id, event.name, event.created_at) }
     case 'REPLY_END': {
       if (!msg || msg.id !== event.reply_id) return state
+      // A reply cancelled before the model produced anything leaves no message (as AgentScope).
+      if (event.finished_reason === 'interrupted' && msg.content.length === 0 && msg.usage === null) return { ...state, reply_msg: null }
       const ended: Msg = { ...msg, finished_at: event.created_at, finished_reason: event.finished_reason, error: event.error }
       return { ...state, context: [...state.context, ended], reply_msg: null }
     }
     default:
       if (!msg || !('reply_id' in event) || event.reply_id !== msg.id) return state
-      const next = reduceReplyMsg(msg, event, state.loop?.round_start ?? 0)
+      const next = reduceReplyMsg(msg, event, state.loop)
       return next === msg ? state : withReplyMsg(state, next)
   }
 }
 
-/** `roundStart`: new blocks of the current model call are checked for duplicates from there on. */
-const reduceReplyMsg = (msg: Msg, event: AgentEvent, roundStart: number): Msg => {
+/** New blocks of the current model call (from `loop.round_start` on) are checked for duplicates. */
+const reduceReplyMsg = (msg: Msg, event: AgentEvent, loop: LoopState | null): Msg => {
+  const roundStart = loop?.round_start ?? 0
   switch (event.type) {
     case 'TEXT_BLOCK_START':
     case 'THINKING_BLOCK_START': {
@@ -74,22 +77,26 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent, roundStart: number): Msg =>
       return replaceBlock(msg, findBlockIndex(msg, 'data', event.block_id), (b: DataBlock) =>
         b.finished_at !== null || b.source.type !== 'base64' ? b : { ...b, source: { ...b.source, data: b.source.data + event.data, media_type: event.media_type } })
     case 'HINT_BLOCK':
+    case 'HINT_ADDED':
       if (findBlockIndex(msg, 'hint', event.block_id, roundStart) >= 0) return msg
       return appendBlock(msg, { type: 'hint', id: event.block_id, hint: event.hint, source: event.source, created_at: event.created_at, finished_at: event.created_at })
     case 'MODEL_CALL_END':
+      // Usage never reported by a call cut short stays unknown (null), not zero.
+      if (event.finished_reason === 'interrupted' && loop?.model_call_open && loop.model_call_usage === null) return msg
       return { ...msg, usage: addUsage(msg.usage, event) }
     case 'TOOL_CALL_START':
       if (findBlockIndex(msg, 'tool_call', event.tool_call_id, roundStart) >= 0) return msg
       return appendBlock(msg, {
         type: 'tool_call', id: event.tool_call_id, name: event.tool_call_name, input: '', state: 'pending',
-        created_at: event.created_at, finished_at: null,
+        suggested_rules: [], created_at: event.created_at, finished_at: null,
       })
     case 'TOOL_CALL_DELTA':
       return updateCall(msg, event.tool_call_id, (c) => c.finished_at === null ? withInput(c, c.input + event.delta) : c)
     case 'TOOL_CALL_END':
       return updateCall(msg, event.tool_call_id, (c) => c.finished_at === null ? (compactBlock(c), { ...c, finished_at: event.created_at }) : c)
     case 'REQUIRE_USER_CONFIRM':
-      return event.tool_calls.reduce((m, asked) => updateCall(m, asked.id, (c) => c.state === 'pending' ? { ...c, state: 'asking' } : c), msg)
+      return event.tool_calls.reduce((m, asked) => updateCall(m, asked.id, (c) => c.state !== 'pending' ? c
+        : asked.suggested_rules ? { ...c, state: 'asking', suggested_rules: asked.suggested_rules } : { ...c, state: 'asking' }), msg)
     case 'REQUIRE_EXTERNAL_EXECUTION':
       return event.tool_calls.reduce((m, sent) => updateCall(m, sent.id, (c) => c.state === 'allowed' ? { ...c, state: 'submitted' } : c), msg)
     case 'USER_CONFIRM_RESULT':
@@ -105,6 +112,12 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent, roundStart: number): Msg =>
       })
       return call.state === 'allowed' ? withResult : updateCall(withResult, call.id, (c) => ({ ...c, state: 'allowed' }))
     }
+    // Output recorded as blocks from here on: a tool the agent runs, an external result given as blocks.
+    case 'TOOL_STARTED':
+      return updateResult(msg, event.tool_call_id, (r) => r.output === '' ? withOutput(r, []) : r)
+    case 'EXTERNAL_EXECUTION_RESULT':
+      return event.execution_results.reduce((m, given) => typeof given.output === 'string' ? m
+        : updateResult(m, given.id, (r) => r.output === '' ? withOutput(r, []) : r), msg)
     case 'TOOL_RESULT_TEXT_DELTA':
       return updateResult(msg, event.tool_call_id, (r) => withOutput(r, appendText(r.output, event.delta, event.id, event.created_at)))
     case 'TOOL_RESULT_DATA_DELTA':
@@ -118,7 +131,10 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent, roundStart: number): Msg =>
     case 'TOOL_RESULT_END': {
       const { seq: _seq, ...metadata } = event.metadata
       const closed = updateResult(msg, event.tool_call_id, (r) => (compactBlock(r), { ...r, state: event.state, metadata, finished_at: event.created_at }))
-      return closed === msg ? msg : recordStructuredOutput(updateCall(closed, event.tool_call_id, (c) => ({ ...c, state: 'finished' })), event)
+      if (closed === msg) return msg
+      // Results stand in the order they completed in, as AgentScope adds them (a result still running moves behind).
+      const ended = moveBlockToEnd(closed, findBlockIndex(closed, 'tool_result', event.tool_call_id))
+      return recordStructuredOutput(updateCall(ended, event.tool_call_id, (c) => ({ ...c, state: 'finished' })), event)
     }
     default:
       return msg

@@ -6,7 +6,7 @@
 import type { Clock } from '../lib/clock.js'
 import { createEvent } from '../lib/clock.js'
 import type { AgentEvent } from '../lib/events.js'
-import type { ErrorInfo, ToolCallBlock } from '../lib/messages.js'
+import { zeroUsage, type ErrorInfo, type ToolCallBlock } from '../lib/messages.js'
 import { findToolResult } from './blocks.js'
 import type { AgentState } from './state.js'
 
@@ -35,7 +35,7 @@ export const closeReply = (state: AgentState, clock: Clock, options: CloseOption
     if (block.type === 'tool_call') events.push(createEvent(clock, 'TOOL_CALL_END', { reply_id, tool_call_id: block.id }))
     else if (block.type in endTypes) events.push(createEvent(clock, endTypes[block.type as keyof typeof endTypes], { reply_id, block_id: block.id }))
   }
-  if (loop.model_call_open) events.push(createEvent(clock, 'MODEL_CALL_END', { reply_id, ...loop.model_call_usage, finished_reason: 'interrupted' }))
+  if (loop.model_call_open) events.push(createEvent(clock, 'MODEL_CALL_END', { reply_id, ...(loop.model_call_usage ?? zeroUsage()), finished_reason: 'interrupted' }))
 
   const open = msg.content.filter((b): b is ToolCallBlock => b.type === 'tool_call' && b.state !== 'finished')
   const started = open.filter((c) => findToolResult(msg, c.id)?.state === 'running')

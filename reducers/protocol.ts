@@ -111,6 +111,22 @@ const checkInReply = (reply: Reply, event: AgentEvent, fail: (why: string) => vo
         else c.submitted = true
       }
       return
+    case 'TOOL_STARTED': {
+      const c = call(event.tool_call_id)
+      if (c?.result !== 'open' || c.submitted) fail(`call ${event.tool_call_id} has no open result to run`)
+      return
+    }
+    case 'RUNS_DECIDED':
+      for (const id of event.tool_call_ids) if (call(id)?.result !== 'none') fail(`call ${id} cannot be decided now`)
+      return
+    case 'HINT_ADDED':
+      if (reply.modelOpen) fail('a model call is open (a hint comes between model calls)')
+      if (reply.blocks.has(event.block_id)) fail(`block ${event.block_id} added twice`)
+      reply.blocks.set(event.block_id, 'closed')
+      return
+    case 'EXCEED_MAX_ITERS':
+      if (reply.modelOpen || openCalls().length) fail('the reply still has work open')
+      return
     case 'EXTERNAL_EXECUTION_RESULT':
       for (const { id } of event.execution_results) if (!call(id)?.submitted || call(id)!.result !== 'open') fail(`call ${id} is not waiting for an external result`)
       return

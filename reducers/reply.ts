@@ -6,11 +6,18 @@ import type { AgentEvent } from '../lib/events.js'
 import type { Msg, ToolCallBlock } from '../lib/messages.js'
 import { findToolCall } from './blocks.js'
 import { copyState } from './shapes.js'
+import { argumentsOf, STRUCTURED_OUTPUT_TOOL } from './structuredOutput.js'
 import { freshLoop, type AgentState, type LoopState } from './state.js'
 
 export const reply = (state: AgentState, event: AgentEvent): AgentState => {
-  if (event.type === 'REPLY_START') {
+  // The output schema a message asks for waits in a fresh loop for the REPLY_START that follows
+  // (logs of earlier versions recorded it on the REPLY_START itself).
+  if (event.type === 'USER_MESSAGE') {
     const { output_schema } = event.metadata
+    return isJsonObject(output_schema) ? { ...state, loop: { ...freshLoop(), output_schema } } : state.loop && state.status === 'idle' ? { ...state, loop: null } : state
+  }
+  if (event.type === 'REPLY_START') {
+    const output_schema = event.metadata.output_schema ?? (state.status === 'idle' ? state.loop?.output_schema : undefined)
     const loop = isJsonObject(output_schema) ? { ...freshLoop(), output_schema } : freshLoop()
     return { ...state, session_id: event.session_id, reply_id: event.reply_id, status: 'running', cur_iter: 0, waiting_for: [], loop }
   }
@@ -20,15 +27,17 @@ export const reply = (state: AgentState, event: AgentEvent): AgentState => {
     case 'REPLY_END':
       return { ...state, status: 'idle', waiting_for: [], loop: null }
     case 'MODEL_CALL_START':
-      return { ...state, cur_iter: state.cur_iter + 1, loop: { ...loop, model_call_open: true, model_call_usage: freshLoop().model_call_usage, round_start: state.reply_msg?.content.length ?? 0, round_calls: [], round_text: false } }
+      return { ...state, loop: { ...loop, model_call_open: true, model_call_usage: null, round_start: state.reply_msg?.content.length ?? 0, round_calls: [], round_final: false } }
     case 'MODEL_CALL_USAGE': {
       const { input_tokens, output_tokens, cache_input_tokens, cache_creation_input_tokens } = event
       return withLoop(state, { ...loop, model_call_usage: { input_tokens, output_tokens, cache_input_tokens, cache_creation_input_tokens } })
     }
-    case 'MODEL_CALL_END':
-      return withLoop(state, { ...loop, model_call_open: false })
-    case 'TEXT_BLOCK_START':
-      return loop.round_text ? state : withLoop(state, { ...loop, round_text: true })
+    case 'MODEL_CALL_END': {
+      // A model call that asked for no tool finishes its round.
+      const finished = event.finished_reason === 'completed' && loop.round_calls.length === 0
+      const round_final = finished && !thinkingOnly(state.reply_msg, loop.round_start)
+      return { ...state, cur_iter: finished ? state.cur_iter + 1 : state.cur_iter, loop: { ...loop, model_call_open: false, round_final } }
+    }
     case 'TOOL_CALL_START':
       return loop.round_calls.includes(event.tool_call_id) ? state : withLoop(state, { ...loop, round_calls: [...loop.round_calls, event.tool_call_id] })
     // USER_INTERRUPT is admitted only while paused, but one sent during the delivery of a burst
@@ -43,12 +52,27 @@ export const reply = (state: AgentState, event: AgentEvent): AgentState => {
       const denial_reasons = typeof reason === 'string' ? { ...loop.denial_reasons, ...Object.fromEntries(denied.map((id) => [id, reason])) } : loop.denial_reasons
       return withStatus({ ...state, loop: { ...loop, denied: [...loop.denied, ...denied], ...(denial_reasons && { denial_reasons }) } })
     }
-    case 'TOOL_RESULT_END':
-      return withStatus(loop.denied.includes(event.tool_call_id) ? { ...state, loop: withoutDenial(loop, event.tool_call_id) } : state)
+    case 'TOOL_RESULT_END': {
+      const id = event.tool_call_id
+      const answered = loop.denied.includes(id) || !!loop.external?.includes(id)
+      const structured_output = event.state === 'success' && loop.output_schema ? outputOf(state.reply_msg, id) : undefined
+      const updated = answered ? withoutAnswer(loop, id) : loop
+      const next = answered || structured_output ? { ...state, loop: structured_output ? { ...updated, structured_output } : updated } : state
+      return withStatus(roundFinishedByAgent(next, event.state, answered) ? { ...next, cur_iter: next.cur_iter + 1 } : next)
+    }
+    case 'EXTERNAL_EXECUTION_RESULT':
+      return withStatus({ ...state, loop: { ...loop, external: [...(loop.external ?? []), ...event.execution_results.map((r) => r.id)] } })
+    case 'RUNS_DECIDED':
+      return withLoop(state, { ...loop, starting: [...(loop.starting ?? []), ...event.tool_call_ids] })
+    case 'TOOL_RESULT_START':
+      if (loop.starting?.includes(event.tool_call_id)) {
+        const starting = loop.starting.filter((id) => id !== event.tool_call_id)
+        const { starting: _started, ...rest } = loop
+        return withStatus({ ...state, loop: starting.length ? { ...rest, starting } : rest })
+      }
+      return withStatus(state)
     case 'REQUIRE_USER_CONFIRM':
     case 'REQUIRE_EXTERNAL_EXECUTION':
-    case 'TOOL_RESULT_START':
-    case 'EXTERNAL_EXECUTION_RESULT':
       return withStatus(state)
     default:
       return state
@@ -81,7 +105,7 @@ const withStatus = (state: AgentState): AgentState => {
   if (loop.closing) return state
   const open = unfinishedCalls(state.reply_msg, loop)
   const waiting = open.filter((c) => (c.state === 'asking' && !loop.denied.includes(c.id)) || c.state === 'submitted')
-  const busy = loop.model_call_open || loop.denied.length > 0 || open.some((c) => c.state === 'allowed')
+  const busy = loop.model_call_open || loop.denied.length > 0 || !!loop.starting?.length || open.some((c) => c.state === 'allowed')
   const paused = !busy && waiting.length > 0
   const status = paused ? 'paused' : 'running'
   const waiting_for = paused ? waiting : []
@@ -89,13 +113,37 @@ const withStatus = (state: AgentState): AgentState => {
   return { ...state, status, waiting_for }
 }
 
-/** `loop` once the denial of `id` is recorded: no longer denied, its reason dropped. */
-const withoutDenial = (loop: LoopState, id: string): LoopState => {
-  const { denial_reasons, ...rest } = loop
+/**
+ * A result the agent recorded (a tool it ran, or an answer it made) that leaves no call of the
+ * round without a result finishes the round. Results of the user's answers (denials, external
+ * results) and the results an interrupt writes do not: AgentScope records those outside its loop.
+ */
+const roundFinishedByAgent = (state: AgentState, resultState: string, answered: boolean): boolean =>
+  !answered && resultState !== 'interrupted' && !state.loop!.closing && unfinishedCalls(state.reply_msg, state.loop!).length === 0
+
+/** `loop` once the user's answer to `id` is recorded: no longer denied (its reason dropped) nor awaited from outside. */
+const withoutAnswer = (loop: LoopState, id: string): LoopState => {
+  const { denial_reasons, external, ...rest } = loop
   const next: LoopState = { ...rest, denied: loop.denied.filter((d) => d !== id) }
+  const awaited = external?.filter((e) => e !== id)
+  if (awaited?.length) next.external = awaited
   if (!denial_reasons) return next
   const { [id]: _dropped, ...others } = denial_reasons
   return Object.keys(others).length ? { ...next, denial_reasons: others } : next
+}
+
+/** A model call's output (its blocks from `from` on) that is nothing but thinking is not an answer. */
+const thinkingOnly = (msg: Msg | null, from: number): boolean => {
+  const content = msg?.content ?? []
+  if (content.length <= from) return false
+  for (let i = from; i < content.length; i++) if (content[i].type !== 'thinking') return false
+  return true
+}
+
+/** The arguments of call `id` when it is a call of the structured-output tool (checked by the tool when it succeeded). */
+const outputOf = (msg: Msg | null, id: string): Record<string, unknown> | undefined => {
+  const call = findToolCall(msg, id)
+  return call?.name === STRUCTURED_OUTPUT_TOOL ? argumentsOf(call.input) ?? undefined : undefined
 }
 
 const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -33,7 +33,7 @@ export const withThinking = (b: ThinkingBlock, thinking: string): ThinkingBlock 
 export const withInput = (c: ToolCallBlock, input: string): ToolCallBlock =>
   c.suggested_rules === undefined
     ? { type: 'tool_call', id: c.id, name: c.name, input, state: c.state, created_at: c.created_at, finished_at: c.finished_at }
-    : { ...c, input }
+    : { type: 'tool_call', id: c.id, name: c.name, input, state: c.state, suggested_rules: c.suggested_rules, created_at: c.created_at, finished_at: c.finished_at }
 
 export const withOutput = (r: ToolResultBlock, output: ToolResultBlock['output']): ToolResultBlock => ({
   type: 'tool_result', id: r.id, name: r.name, output, state: r.state, metadata: r.metadata, created_at: r.created_at, finished_at: r.finished_at,

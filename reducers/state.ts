@@ -10,22 +10,28 @@ export type ReplyStatus = 'idle' | 'running' | 'paused'
 export interface LoopState {
   /** A model call has started and not ended. */
   model_call_open: boolean
-  /** The usage the open model call has reported so far. */
-  model_call_usage: Usage
+  /** The usage the open model call has reported so far; null until it reports some. */
+  model_call_usage: Usage | null
   /** Where the latest model call's blocks start in the reply message (new blocks are unique from here). */
   round_start: number
   /** Ids of the tool calls of the latest model call, in order. */
   round_calls: string[]
-  /** The latest model call streamed some text. */
-  round_text: boolean
+  /** The latest model call gave a final answer: it completed without tool calls and not with thinking only. */
+  round_final: boolean
   /** Calls the user denied whose denial result is not recorded yet. */
   denied: string[]
+  /** Calls a RUNS_DECIDED announced that have not started yet (the reply is busy until they have). */
+  starting?: string[]
+  /** Calls whose external result was received and is being recorded. */
+  external?: string[]
   /** The reasons the user gave for some of `denied` (the USER_CONFIRM_RESULT's `metadata.reason`); absent when none. */
   denial_reasons?: Record<string, string>
   /** An interrupt was requested: nothing more is planned, the reply is being closed. */
   closing: boolean
-  /** The JSON Schema of the structured output the reply ends with (REPLY_START's `metadata.output_schema`); absent when none. */
+  /** The JSON Schema of the structured output the reply ends with (the USER_MESSAGE's `metadata.output_schema`); absent when none. */
   output_schema?: Record<string, unknown>
+  /** The structured output, once a call of the output tool succeeded: that call's arguments. */
+  structured_output?: Record<string, unknown>
 }
 
 /** A summary that stands in for the history before a position (see reducers/compaction.ts). */
@@ -46,7 +52,12 @@ export interface AgentState {
   /** The reply in progress, or the last one. */
   reply_id: string | null
   status: ReplyStatus
-  /** Reasoning steps (model calls) of the reply so far. */
+  /**
+   * Reasoning-acting rounds of the reply finished so far, as AgentScope counts them: a model call
+   * that asked for no tool, or the tools the agent ran until every call of the round had its
+   * result. A round finished by the user's answers alone (denials, external results) or cut by an
+   * interrupt does not count.
+   */
   cur_iter: number
   context: Msg[]
   reply_msg: Msg | null
@@ -78,10 +89,10 @@ export const initialState = (): AgentState => ({
 
 export const freshLoop = (): LoopState => ({
   model_call_open: false,
-  model_call_usage: zeroUsage(),
+  model_call_usage: null,
   round_start: 0,
   round_calls: [],
-  round_text: false,
+  round_final: false,
   denied: [],
   closing: false,
 })

@@ -48,9 +48,13 @@ export const chatRenderer = (write: (text: string) => void, paint: Painter) => {
           const text = withoutReminders(event.delta)
           return out(paint.dim(safeText(text.length > MAX_RESULT ? `${text.slice(0, MAX_RESULT)}…` : text)))
         }
+        case 'DATA_BLOCK_START':
+          // An image (or other data) the model returns: the terminal names it.
+          newline()
+          return out(paint.dim(`[${escapeControls(event.media_type)} from the model]\n`))
         case 'TOOL_RESULT_DATA_DELTA':
           newline()
-          return out(paint.dim(`[${escapeControls(event.media_type)}${event.data ? `, ${Math.round((event.data.length * 3) / 4 / 100) / 10} kB` : ''}${event.url ? ` at ${escapeControls(event.url)}` : ''}]\n`))
+          return out(paint.dim(`[${escapeControls(event.media_type)}${event.data ? `, ${Math.round((event.data.length * 3) / 4 / 100) / 10} kB` : ''}]\n`))
         case 'TOOL_RESULT_END':
           newline()
           return out(paint.dim(`${STATUS[event.state] ?? `[${event.state}]`}\n`))

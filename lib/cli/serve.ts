@@ -3,8 +3,10 @@
 // .ts module loads through tsx when its project has it; otherwise one line says what to do),
 // or from --scripted (the demo model, no key needed). Sessions live in a directory by default, or in
 // PostgreSQL (several `serve` processes on one database answer for every session).
-// It binds to 127.0.0.1 unless told otherwise, and then only with a token; the token is never printed.
-// The web page (dist/web) is served at /.
+// It binds to 127.0.0.1 unless told otherwise, and then only with a token; the token is never printed
+// (prefer AGENTLOG_TOKEN to --token: a command line is visible to other local users), and an empty
+// one is an error, not "no token". Without a token only loopback Host names (and --allow-host) are served.
+// The web page (dist/web) is served at /; it loads images only from its origin and data: unless --remote-images.
 import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -70,24 +72,27 @@ const scriptedAgent: AgentFactory = () => ({
 
 export const serve: Command = {
   summary: 'Serve agents over HTTP: the native event API and AG-UI 1.0.',
-  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--token T]',
+  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--allow-host NAME]... [--remote-images] [--token T, better AGENTLOG_TOKEN=T]',
   async run(args, io) {
     const { values } = parse(args, {
       agent: { type: 'string' }, scripted: { type: 'boolean' }, store: { type: 'string' },
       port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' }, schema: { type: 'string' },
+      'allow-host': { type: 'string', multiple: true }, 'remote-images': { type: 'boolean' },
     }, [])
     if (!values.agent === !values.scripted) throw new UsageError('give --agent ./module.ts or --scripted (one of them)')
     const port = Number(values.port ?? 8787)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number; received ${String(values.port)}`)
     const token = (values.token as string | undefined) ?? process.env.AGENTLOG_TOKEN
+    if (token === '') throw new UsageError(`${values.token === '' ? '--token' : 'AGENTLOG_TOKEN'} is empty; give a token of at least ${MIN_TOKEN} characters, or leave it out to serve on loopback without one`)
     // Checked before anything is created (the sessions directory, the tables): a refused start leaves nothing behind.
     if (token !== undefined && token.length < MIN_TOKEN)
       throw new UsageError(`the token (--token or AGENTLOG_TOKEN) must be at least ${MIN_TOKEN} characters; this one has ${token.length}`)
+    const hosts = values['allow-host'] as string[] | undefined
     const agent = values.scripted ? scriptedAgent : await loadAgent(values.agent as string)
     const store = await openStore((values.store as string | undefined) ?? './sessions', values.schema as string | undefined, true)
     await store.migrate?.()
     const hub = createHub({ store, agent })
-    const listening = await listen(withWebPage(createServer({ hub, page: { store, agent }, ...(token ? { token } : {}) })), { port, host: (values.host as string | undefined) ?? '127.0.0.1' })
+    const listening = await listen(withWebPage(createServer({ hub, page: { store, agent }, ...(token ? { token } : {}), ...(hosts ? { hosts } : {}) }), { remoteImages: values['remote-images'] === true }), { port, host: (values.host as string | undefined) ?? '127.0.0.1' })
       .catch(async (error: unknown) => {
         await hub.close()
         throw error

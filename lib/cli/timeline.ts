@@ -80,6 +80,7 @@ export const timeline = (events: readonly AgentEvent[]): Entry[] => {
       case 'DATA_BLOCK_END':
         return close(e.block_id, seq)
       case 'HINT_BLOCK':
+      case 'HINT_ADDED':
         return line(seq, `hint ${quote(typeof e.hint === 'string' ? e.hint : e.hint.map((b) => (b.type === 'text' ? b.text : '[data]')).join(''))}`)
       case 'TOOL_CALL_START':
         return void open(`call:${e.tool_call_id}`, seq, e.tool_call_name, (g) => `tool call ${g.head}(${args(g.text)}) [${e.tool_call_id}]`)
@@ -92,6 +93,9 @@ export const timeline = (events: readonly AgentEvent[]): Entry[] => {
       }
       case 'TOOL_RESULT_START':
         return void open(`result:${e.tool_call_id}`, seq, e.tool_call_name, (g) => `result ${g.head} [${e.tool_call_id}]`)
+      case 'TOOL_STARTED':
+      case 'RUNS_DECIDED':
+        return
       case 'TOOL_RESULT_TEXT_DELTA':
         return grow(`result:${e.tool_call_id}`, seq, e.delta)
       case 'TOOL_RESULT_DATA_DELTA':
@@ -115,6 +119,8 @@ export const timeline = (events: readonly AgentEvent[]): Entry[] => {
         }).join('; '))
       case 'EXTERNAL_EXECUTION_RESULT':
         return line(seq, `external results for ${e.execution_results.map((r) => `${r.name} [${r.id}] ${mark(r.state)}`).join(', ')}`)
+      case 'EXCEED_MAX_ITERS':
+        return line(seq, `[EXCEED_MAX_ITERS] ${e.name} reached its maximum iterations`)
       case 'USER_INTERRUPT':
         return line(seq, `[USER_INTERRUPT] of paused reply ${e.reply_id}`)
       case 'CONTEXT_COMPACTED':

@@ -1,19 +1,24 @@
-// remoteAgent: the agent's surface over HTTP, for browsers and Node. It follows the session's
-// events (GET /events from the last seq it holds, again after any dropped connection, skipping what
-// it already has; `connection$` says whether that stream is live) and folds them with the same
-// reducers as the server, so `replay(remote.log)` equals the server's state. Replies stream from
-// POST /replies; leaving one early or aborting its signal interrupts it, as with a local agent.
-// No agent logic lives here.
-import { BehaviorSubject, Observable, Subject } from 'rxjs'
-import { rootReducer } from '../../reducers/root.js'
-import { selectEndedReply } from '../../reducers/selectors.js'
-import { initialState, type AgentState } from '../../reducers/state.js'
+// remoteAgent: the agent's surface over HTTP, for browsers and Node, behaving as a local agent does:
+// `reply()`, `approve()`, `deny()` and `submitResult()` resolve to the same values, a stream ends
+// with the state showing its end, and every way of stopping works. It folds the session's events
+// (GET /events, checked like inputs to a store; see received.ts) with the same reducers as the
+// server, so `replay(remote.log)` equals the server's state; it follows them only while something
+// needs them (follower.ts), so it never keeps a process alive on its own. Replies stream from
+// POST /replies; leaving one early or aborting its signal interrupts it. No agent logic lives here.
+import { BehaviorSubject, Observable, type Subject } from 'rxjs'
+import type { AgentState } from '../../reducers/state.js'
 import { DEFAULT_INTERRUPT_TEXT, type AgentInput } from '../agent.js'
-import { AbortError, AgentError, describe } from '../errors.js'
+import { SYNC_POINTS } from '../commitGate.js'
+import { AgentError, describe } from '../errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent } from '../events.js'
-import type { Msg } from '../messages.js'
-import { interruptionMsg } from '../replyRun.js'
-import { readSse, responseError } from './sse.js'
+import type { Reply } from '../text.js'
+import { FoldedLog } from './foldedLog.js'
+import { Follower, type RemoteConnection } from './follower.js'
+import { replyOutcome } from './outcome.js'
+import { receivedEvent } from './received.js'
+import { DEFAULT_MAX_LINE_BYTES, readSse, responseError } from './sse.js'
+
+export type { RemoteConnection } from './follower.js'
 
 export interface RemoteAgentOptions {
   /** The server's base URL, e.g. http://127.0.0.1:8787 */
@@ -23,46 +28,73 @@ export interface RemoteAgentOptions {
   fetch?: typeof globalThis.fetch
   /** What `reply()` resolves to on an interrupted reply, as a local agent's `interruptText`; default DEFAULT_INTERRUPT_TEXT. */
   interruptText?: string
+  /** The longest line of an event stream accepted, in bytes (default 16 MiB); a longer one ends the stream with TOO_LARGE. */
+  maxLineBytes?: number
 }
 
 export interface RemoteReplyOptions {
-  /** Aborting it interrupts the reply; the stream then yields the closing events and ends. */
+  /** Aborting it asks the server to interrupt the reply and ends the stream as soon as the server has done so. */
   signal?: AbortSignal
   /** Make `reply()` reject with an AbortError on an interrupted reply instead of resolving. */
   rejectOnInterrupt?: boolean
 }
 
-/** The event stream's health: before the first connection, following, or cut and retrying. */
-export type RemoteConnection = 'connecting' | 'live' | 'dropped'
+/**
+ * How one reply stream went: its id, the seq of its last durable event (the server names a seq,
+ * `id:`, only on the events committed when delivered: its end and pauses), the events yielded since
+ * (skipped when the rest is read from the log), and whether its caller stopped it.
+ */
+interface ReplyTrack {
+  reply_id: string | null
+  seq: number
+  since: Set<string>
+  /** The seq of the last event yielded (durable or not): the folded state has caught up once it is there. */
+  last: number
+  stopped: boolean
+}
+
+const newTrack = (): ReplyTrack => ({ reply_id: null, seq: 0, since: new Set(), last: 0, stopped: false })
 
 export class RemoteAgent {
   readonly session_id: string
-  private readonly events = new Subject<AgentEvent>()
-  private readonly states: BehaviorSubject<AgentState>
   private readonly connection = new BehaviorSubject<RemoteConnection>('connecting')
-  private readonly entries: AgentEvent[] = []
-  private readonly waiters: { seq: number; resolve: () => void }[] = []
-  private readonly stopped = new AbortController()
+  private readonly folded: FoldedLog
+  /** Aborts every request and stream in flight when this client ends (close(), or the session is gone). */
+  private readonly ending = new AbortController()
+  private readonly follower: Follower
   private readonly base: string
   private readonly fetch: typeof globalThis.fetch
+  private readonly maxLineBytes: number
+  private readonly interruptText: string
 
   constructor(private readonly options: RemoteAgentOptions) {
     if (typeof options?.url !== 'string' || typeof options.session !== 'string' || !options.session)
       throw new AgentError('INVALID_OPTION', 'remoteAgent needs { url, session }: the server URL and a session id (POST /sessions makes one).')
     if (options.interruptText !== undefined && typeof options.interruptText !== 'string')
       throw new AgentError('INVALID_OPTION', `remoteAgent: interruptText must be a string; received ${describe(options.interruptText)}.`)
+    if (options.maxLineBytes !== undefined && !(Number.isSafeInteger(options.maxLineBytes) && options.maxLineBytes > 0))
+      throw new AgentError('INVALID_OPTION', `remoteAgent: maxLineBytes must be a whole number of bytes above 0; received ${describe(options.maxLineBytes)}.`)
     this.session_id = options.session
     this.base = `${options.url.replace(/\/$/, '')}/sessions/${encodeURIComponent(options.session)}`
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis)
-    this.states = new BehaviorSubject(initialState())
-    void this.follow()
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
+    this.interruptText = options.interruptText ?? DEFAULT_INTERRUPT_TEXT
+    this.folded = new FoldedLog(() => this.follower.hold())
+    this.follower = new Follower({
+      open: async (signal) => readSse(await this.send('GET', `/events?from_seq=${this.folded.entries.length}`, undefined, signal), { maxLineBytes: this.maxLineBytes }),
+      apply: (message) => this.folded.apply(receivedEvent(message)),
+      fail: (error) => this.fail(error),
+    }, this.connection)
   }
 
-  get state(): AgentState { return this.states.value }
-  get log(): readonly AgentEvent[] { return this.entries }
-  get state$(): Observable<AgentState> { return this.states.asObservable() }
-  get events$(): Observable<AgentEvent> { return this.events.asObservable() }
-  get connection$(): Observable<RemoteConnection> { return this.connection.asObservable() }
+  /** The fold of the events received so far (up to date while a call is in progress or someone subscribes; `sync()` brings it up to date). */
+  get state(): AgentState { return this.folded.states.value }
+  get log(): readonly AgentEvent[] { return this.folded.entries }
+  /** The state now, then after every event; subscribing follows the session until unsubscribed. */
+  get state$(): Observable<AgentState> { return this.held(this.folded.states) }
+  /** Every event of the session from the last one held; subscribing follows the session until unsubscribed. */
+  get events$(): Observable<AgentEvent> { return this.held(this.folded.events) }
+  get connection$(): Observable<RemoteConnection> { return this.held(this.connection) }
 
   /** Resolves with the state once every event the server had when called is folded here. */
   async sync(): Promise<AgentState> {
@@ -72,89 +104,172 @@ export class RemoteAgent {
   }
 
   /**
-   * Starts or resumes a reply and yields its output events; leaving early or the signal interrupts
-   * it. A stream cut by the network goes on from the session's followed log, from the last seq seen.
+   * Starts or resumes a reply and yields its output events, as a local agent's `replyStream`; once it
+   * ends, `state` shows the end or the pause. Leaving early or the signal interrupts it. A stream cut
+   * by the network goes on from the session's followed log, from the last seq seen.
    */
-  async *replyStream(input: AgentInput | string, options: RemoteReplyOptions = {}): AsyncGenerator<OutputEvent> {
-    const response = await this.send('POST', '/replies', { input })
-    const onAbort = () => void this.interrupt().catch(() => {})
-    options.signal?.addEventListener('abort', onAbort)
+  replyStream(input: AgentInput | string, options: RemoteReplyOptions = {}): AsyncGenerator<OutputEvent> {
+    return this.stream(input, options, newTrack())
+  }
+
+  /**
+   * Runs a reply to its end or pause and resolves to what a local `agent.reply()` does: the final
+   * message (with `text`), the paused one (with `waiting_for`), the `interruptText` message for an
+   * interrupted reply (AbortError with `rejectOnInterrupt`); rejects with ModelError when the model
+   * failed, and with the server's coded refusal (AgentError) when the input was refused.
+   */
+  async reply(input: AgentInput | string, options: RemoteReplyOptions = {}): Promise<Reply> {
+    const track = newTrack()
+    for await (const _ of this.stream(input, options, track)) void _
+    if (track.reply_id === null) throw new AgentError('INTERNAL', 'The reply stream ended without events.')
+    return replyOutcome(this.state, this.log, track.reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt }, track.stopped)
+  }
+
+  /** Interrupts the running or paused reply; resolves when it has ended and `state` shows it. */
+  async interrupt(): Promise<void> {
+    await this.reach(await this.interruptAt())
+  }
+
+  /** Starts a reply or gives an input event without waiting for the reply; resolves with the events it caused, once `state` holds them. */
+  async dispatch(input: AgentInput | string): Promise<AgentEvent[]> {
+    const caused = await this.input({ input })
+    await this.reach(lastSeq(caused))
+    return caused
+  }
+  /** Approves the waiting call (optionally with edited input) and resolves, like reply(), to the reply it resumed. */
+  approve(tool_call_id: string, options: { input?: Record<string, unknown> } = {}, replyOptions: RemoteReplyOptions = {}): Promise<Reply> {
+    return this.resume({ approve: { tool_call_id, ...options } }, replyOptions)
+  }
+  /** Denies the waiting call (the model sees the denial and the reason) and resolves to the reply it resumed. */
+  deny(tool_call_id: string, reason?: string, replyOptions: RemoteReplyOptions = {}): Promise<Reply> {
+    return this.resume({ deny: { tool_call_id, ...(reason === undefined ? {} : { reason }) } }, replyOptions)
+  }
+  /** Gives the result of the external call (a string, `{ output, state? }` or any JSON value) and resolves to the reply it resumed. */
+  submitResult(tool_call_id: string, result: unknown, replyOptions: RemoteReplyOptions = {}): Promise<Reply> {
+    return this.resume({ submit: { tool_call_id, result } }, replyOptions)
+  }
+
+  /**
+   * Stops following the session and ends this client: calls in progress reject with CLOSED (a reply
+   * running on the server goes on; `interrupt()` first to stop it), later calls too.
+   */
+  close(): void {
+    this.fail(new AgentError('CLOSED', 'The remote agent is closed; create a new remoteAgent to go on.'))
+    this.connection.complete()
+  }
+
+  private async *stream(input: AgentInput | string, options: RemoteReplyOptions, track: ReplyTrack): AsyncGenerator<OutputEvent> {
+    if (options.signal?.aborted) throw new AgentError('INVALID_OPTION', 'The signal passed to the reply is already aborted; nothing was started.')
+    const release = this.follower.hold()
     let ended = false
-    let seq = 0
-    let reply_id: string | null = null
+    let failed = false
+    // Aborted once the server has interrupted the reply the caller stopped: the stream ends then,
+    // even if the server keeps it open; `stoppedAt` is the seq the server's log had reached.
+    const stop = new AbortController()
+    let stoppedAt = 0
+    let started = false
+    const interrupt = () => void this.interruptAt().then((seq) => { stoppedAt = seq }, () => {}).finally(() => stop.abort())
+    const onAbort = () => {
+      track.stopped = true
+      if (started) interrupt()
+    }
+    const onEnd = () => stop.abort()
+    options.signal?.addEventListener('abort', onAbort)
+    this.ending.signal.addEventListener('abort', onEnd)
     try {
+      const response = await this.send('POST', '/replies', { input })
+      started = true
+      if (track.stopped) interrupt()
       try {
-        for await (const message of readSse(response)) {
-          const event = message.data as OutputEvent
-          seq = Number(message.id) || seq
-          reply_id ??= event.reply_id
+        for await (const message of readSse(response, { maxLineBytes: this.maxLineBytes, signal: stop.signal })) {
+          const { seq, event } = receivedEvent(message)
+          if (seq <= track.last) throw new AgentError('INVALID_EVENT', `The server sent a ${event.type} event with seq ${seq} after seq ${track.last} in one reply stream.`)
+          track.last = seq
+          if (!isOutputEvent(event)) continue
+          if (track.reply_id === null) {
+            // Read from the log after a cut, the reply goes on from here (not from an earlier part of it, before a pause).
+            track.reply_id = event.reply_id
+            track.seq = seq - 1
+          }
+          if (message.id === undefined) track.since.add(event.id)
+          else {
+            track.seq = seq
+            track.since.clear()
+          }
           ended = isTerminal(event)
           yield event
         }
       } catch (error) {
-        if (error instanceof AgentError || reply_id === null) throw error
+        // A refusal, a bad event or an overlong line ends the stream with its code; a cut network does not.
+        if (error instanceof AgentError || track.reply_id === null) {
+          failed = true
+          throw error
+        }
       }
-      if (!ended && reply_id !== null) yield* this.replyFromLog(reply_id, seq)
+      if (this.failure) throw this.failure
+      if (track.reply_id === null) return
+      if (stop.signal.aborted) {
+        // Stopped: the closing events, once the followed log holds what the server had when it answered.
+        if (stoppedAt > track.seq) await this.reach(stoppedAt)
+        yield* this.replyFromLog(track, false)
+      } else if (!ended) yield* this.replyFromLog(track, true)
       ended = true
+      await this.reach(track.seq)
+    } catch (error) {
+      // Ended with the client (closed, the session gone): whatever broke the stream, that is why.
+      throw this.failure ?? error
     } finally {
       options.signal?.removeEventListener('abort', onAbort)
-      if (!ended) await this.interrupt().catch(() => {})
+      this.ending.signal.removeEventListener('abort', onEnd)
+      // Left early (return() or a throw in the consumer's loop): stop the reply, as a local agent
+      // does; left at its end or pause: `state` shows it by the time the loop statement finishes.
+      if (started && !ended && !failed && !track.stopped) await this.interrupt().catch(() => {})
+      else if (ended && !failed) await this.reach(track.seq).catch(() => {})
+      release()
     }
   }
 
-  /** The rest of reply `reply_id` after `seq`, as the followed log receives it. */
-  private async *replyFromLog(reply_id: string, seq: number): AsyncGenerator<OutputEvent> {
+  /** The rest of `track`'s reply after its seq but the events it yielded since, as the followed log holds it (to its end or pause); waiting for more only with `wait`. */
+  private async *replyFromLog(track: ReplyTrack, wait: boolean): AsyncGenerator<OutputEvent> {
     for (;;) {
-      while (seq < this.entries.length) {
-        const event = this.entries[seq++]
-        if (!isOutputEvent(event) || event.reply_id !== reply_id) continue
+      while (track.seq < this.folded.entries.length) {
+        const event = this.folded.entries[track.seq++]
+        if (!isOutputEvent(event) || event.reply_id !== track.reply_id || track.since.has(event.id)) continue
+        track.last = Math.max(track.last, track.seq)
         yield event
-        if (isTerminal(event)) return
+        if (event.type === 'REPLY_END') return
       }
-      await this.reach(seq + 1)
+      // Paused again: once the state has folded every event yielded (not an earlier pause of this reply).
+      const { status, reply_id, seq } = this.state
+      if (!wait || (status === 'paused' && reply_id === track.reply_id && seq >= track.last)) return
+      await this.reach(track.seq + 1)
     }
   }
 
-  /**
-   * Runs a reply to its end or pause and resolves to its message, as the log holds it here; an
-   * interrupted reply resolves to the `interruptText` message (or rejects, with `rejectOnInterrupt`).
-   */
-  async reply(input: AgentInput | string, options: RemoteReplyOptions = {}): Promise<Msg> {
-    let last: OutputEvent | null = null
-    for await (const event of this.replyStream(input, options)) last = event
-    if (!last) throw new AgentError('INTERNAL', 'The reply stream ended without events.')
-    await this.reach(typeof last.metadata.seq === 'number' ? last.metadata.seq : this.entries.length)
-    const message = selectEndedReply(this.state, last.reply_id) ?? this.state.reply_msg
-    if (!message) throw new AgentError('INTERNAL', `Reply ${last.reply_id} is not in the session's log.`)
-    if (last.type !== 'REPLY_END' || last.finished_reason !== 'interrupted') return message
-    if (options.rejectOnInterrupt) throw new AbortError(last.reply_id)
-    return interruptionMsg(last, message.name, this.options.interruptText ?? DEFAULT_INTERRUPT_TEXT)
+  /** Gives an answer to a paused reply, then waits in the followed log for that reply's end or next pause. */
+  private async resume(body: unknown, options: RemoteReplyOptions): Promise<Reply> {
+    if (options.signal?.aborted) throw new AgentError('INVALID_OPTION', 'The signal passed to the reply is already aborted; nothing was started.')
+    const release = this.follower.hold()
+    const onAbort = () => void this.interrupt().catch(() => {})
+    try {
+      const caused = await this.input(body)
+      const first = caused[0] as (AgentEvent & { reply_id?: string }) | undefined
+      if (!first?.reply_id) throw new AgentError('INTERNAL', 'The server answered the input without the event it recorded.')
+      const reply_id = first.reply_id
+      options.signal?.addEventListener('abort', onAbort)
+      await this.reach(lastSeq(caused))
+      while (this.state.status === 'running' && this.state.reply_id === reply_id) await this.reach(this.folded.entries.length + 1)
+      return replyOutcome(this.state, this.log, reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt })
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort)
+      release()
+    }
   }
 
-  /** Interrupts the running or paused reply; resolves when it has ended. */
-  async interrupt(): Promise<void> {
-    await this.call('POST', '/interrupt', {})
-  }
-
-  dispatch(input: AgentInput | string): Promise<AgentEvent[]> {
-    return this.input({ input })
-  }
-  approve(tool_call_id: string, options: { input?: Record<string, unknown> } = {}): Promise<AgentEvent[]> {
-    return this.input({ approve: { tool_call_id, ...options } })
-  }
-  deny(tool_call_id: string, reason?: string): Promise<AgentEvent[]> {
-    return this.input({ deny: { tool_call_id, ...(reason === undefined ? {} : { reason }) } })
-  }
-  submitResult(tool_call_id: string, result: unknown): Promise<AgentEvent[]> {
-    return this.input({ submit: { tool_call_id, result } })
-  }
-
-  /** Stops following the session. */
-  close(): void {
-    this.stopped.abort()
-    this.events.complete()
-    this.states.complete()
-    this.connection.complete()
+  /** Asks the server to interrupt; resolves with the seq its log had reached once the reply ended. */
+  private async interruptAt(): Promise<number> {
+    const answer = (await this.call('POST', '/interrupt', {})) as { seq?: unknown }
+    return typeof answer.seq === 'number' ? answer.seq : 0
   }
 
   private async input(body: unknown): Promise<AgentEvent[]> {
@@ -163,60 +278,61 @@ export class RemoteAgent {
 
   private async call(method: string, path: string, body?: unknown): Promise<unknown> {
     const response = await this.send(method, path, body)
-    return response.json()
+    try {
+      return await response.json()
+    } catch (error) {
+      throw this.failure ?? new AgentError('INTERNAL', `The server's answer to ${method} ${path || '/'} is not JSON: ${describe(error)}.`)
+    }
   }
 
-  private async send(method: string, path: string, body?: unknown): Promise<Response> {
+  private async send(method: string, path: string, body?: unknown, signal: AbortSignal = this.ending.signal): Promise<Response> {
+    if (this.failure) throw this.failure
     const headers: Record<string, string> = { accept: 'application/json, text/event-stream' }
     if (body !== undefined) headers['content-type'] = 'application/json'
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`
-    const response = await this.fetch(`${this.base}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) })
+    let response: Response
+    try {
+      response = await this.fetch(`${this.base}${path}`, { method, headers, signal, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) })
+    } catch (error) {
+      throw this.failure ?? error
+    }
     if (!response.ok) throw await responseError(response)
     return response
   }
 
-  /** Follows /events from the last seq held, reconnecting with a growing pause after a drop. */
-  private async follow(): Promise<void> {
-    let pause = 25
-    while (!this.stopped.signal.aborted) {
-      try {
-        const headers: Record<string, string> = { accept: 'text/event-stream' }
-        if (this.options.token) headers.authorization = `Bearer ${this.options.token}`
-        const response = await this.fetch(`${this.base}/events?from_seq=${this.entries.length}`, { headers, signal: this.stopped.signal })
-        if (!response.ok) throw await responseError(response)
-        if (this.connection.value !== 'live') this.connection.next('live')
-        for await (const message of readSse(response)) {
-          this.apply(Number(message.id), message.data as AgentEvent)
-          pause = 25
-        }
-      } catch (error) {
-        if (this.stopped.signal.aborted) return
-        if (error instanceof AgentError && (error.code === 'NOT_FOUND' || error.code === 'UNAUTHORIZED')) return this.events.error(error)
-      }
-      if (this.connection.value === 'live') this.connection.next('dropped')
-      await new Promise((resolve) => setTimeout(resolve, pause))
-      pause = Math.min(pause * 2, 2000)
-    }
+  /** Ends this client with `error`: every waiting call rejects with it, later calls too, and the requests in flight are aborted. */
+  private fail(error: AgentError): void {
+    if (this.failure) return
+    this.folded.fail(error)
+    this.follower.stop()
+    this.ending.abort()
   }
 
-  private apply(seq: number, event: AgentEvent): void {
-    if (seq <= this.entries.length) return
-    if (seq !== this.entries.length + 1) throw new AgentError('INVALID_LOG', `Event ${seq} arrived after ${this.entries.length}: a gap; reconnecting.`)
-    this.entries.push(event)
-    this.states.next(rootReducer(this.states.value, event))
-    this.events.next(event)
-    for (let i = this.waiters.length - 1; i >= 0; i--) {
-      if (this.waiters[i].seq <= seq) this.waiters.splice(i, 1)[0].resolve()
-    }
+  private get failure(): AgentError | null {
+    return this.folded.failure
   }
 
   private reach(seq: number): Promise<void> {
-    if (this.entries.length >= seq) return Promise.resolve()
-    return new Promise((resolve) => this.waiters.push({ seq, resolve }))
+    return this.folded.reach(seq)
+  }
+
+  /** `subject` as an Observable that follows the session while subscribed. */
+  private held<T>(subject: Subject<T>): Observable<T> {
+    return new Observable<T>((subscriber) => {
+      const release = this.follower.hold()
+      const subscription = subject.subscribe(subscriber)
+      return () => {
+        subscription.unsubscribe()
+        release()
+      }
+    })
   }
 }
 
-const isTerminal = (event: OutputEvent): boolean =>
-  event.type === 'REPLY_END' || event.type === 'REQUIRE_USER_CONFIRM' || event.type === 'REQUIRE_EXTERNAL_EXECUTION'
+/** The reply's end or a pause (what a reply stream names with a durable id). */
+const isTerminal = (event: OutputEvent): boolean => SYNC_POINTS.has(event.type)
+
+/** The highest seq among `events` (0 for none). */
+const lastSeq = (events: readonly AgentEvent[]): number => events.reduce((seq, event) => Math.max(seq, Number(event.metadata.seq) || 0), 0)
 
 export const remoteAgent = (options: RemoteAgentOptions): RemoteAgent => new RemoteAgent(options)

@@ -7,7 +7,7 @@ import { AbortError, ModelError } from '../errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from '../events.js'
 import type { Msg } from '../messages.js'
 import { inputMetadata } from '../options.js'
-import { interruptionMsg, type ReplyOptions } from '../replyRun.js'
+import { endedReplyMsg, type ReplyOptions } from '../replyRun.js'
 import { replay } from '../../reducers/root.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
 import type { HubCore } from './hub.js'
@@ -78,16 +78,16 @@ export const remoteReply = (core: HubCore, session_id: string, input: AgentInput
     for await (const _ of events()) void _
     const ended = end as ReplyEndEvent | null
     if (ended?.finished_reason === 'error') throw new ModelError(ended.error ?? { type: 'unknown', message: 'The model call failed.' })
-    if (ended?.finished_reason === 'interrupted') {
-      if (options.rejectOnInterrupt) throw new AbortError(ended.reply_id)
+    if (ended?.finished_reason === 'interrupted' || ended?.finished_reason === 'exceed_max_iters') {
+      if (ended.finished_reason === 'interrupted' && options.rejectOnInterrupt) throw new AbortError(ended.reply_id)
       const agentOptions = await core.options.agent(session_id)
-      return interruptionMsg(ended, agentOptions.name, agentOptions.interruptText ?? DEFAULT_INTERRUPT_TEXT)
+      return endedReplyMsg(ended, undefined, agentOptions.name, agentOptions.interruptText ?? DEFAULT_INTERRUPT_TEXT)!
     }
     const store = core.options.store
     const state = store.state ? await store.state(session_id) : replay(await store.read(session_id))
     const message = reply_id && (selectEndedReply(state, reply_id) ?? (state.reply_msg?.id === reply_id ? state.reply_msg : undefined))
     if (!message) throw new Error('The reply produced no message.')
-    return message
+    return ended ? endedReplyMsg(ended, message, message.name, DEFAULT_INTERRUPT_TEXT)! : message
   }
 
   return { events, result }

@@ -1,7 +1,8 @@
 // The OpenAI Chat Completions adapter (also Ollama, vLLM, llama.cpp, DeepSeek, Qwen and other
 // compatible servers): posts a streaming request and decodes `chat.completion.chunk` events into
 // chunks: content -> text, reasoning_content -> thinking, tool-call fragments keyed by index ->
-// tool_call (id and name kept per index), the usage chunk -> usage, `{error}` in the stream -> ModelError.
+// tool_call (id and name kept per index), images a model returns as `data:` URLs in `delta.images`
+// (OpenRouter and compatible servers) -> data, the usage chunk -> usage, `{error}` in the stream -> ModelError.
 import { AgentError, ModelError } from '../errors.js'
 import type { ErrorType } from '../messages.js'
 import type { ChatModel, ModelChunk } from '../model.js'
@@ -68,7 +69,16 @@ export const openAIChatModel = (options: OpenAIChatModelOptions): ChatModel => {
 }
 
 interface ToolCallDelta { index?: number; id?: string; function?: { name?: string; arguments?: string } }
-interface ChoiceDelta { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; refusal?: string | null; tool_calls?: ToolCallDelta[] }
+interface ChoiceDelta {
+  content?: string | null; reasoning_content?: string | null; reasoning?: string | null; refusal?: string | null; tool_calls?: ToolCallDelta[]
+  images?: { image_url?: { url?: unknown } }[]
+}
+
+/** An image as a `data:` URL -> a data chunk; other URLs are not streamed data and are left out. */
+const imageChunk = (url: unknown): ModelChunk | null => {
+  const match = typeof url === 'string' ? /^data:([^;,]+);base64,(.*)$/s.exec(url) : null
+  return match ? { type: 'data', media_type: match[1], data: match[2] } : null
+}
 interface Usage { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null; prompt_cache_hit_tokens?: number }
 
 /** Decodes one response's `chat.completion.chunk` events. */
@@ -91,6 +101,10 @@ export const openAIDecoder = (): SSEDecoder => {
       if (typeof reasoning === 'string' && reasoning) out.push({ type: 'thinking', delta: reasoning })
       if (typeof delta.content === 'string' && delta.content) out.push({ type: 'text', delta: delta.content })
       if (typeof delta.refusal === 'string' && delta.refusal) out.push({ type: 'text', delta: delta.refusal })
+      for (const image of Array.isArray(delta.images) ? delta.images : []) {
+        const chunk = imageChunk(image?.image_url?.url)
+        if (chunk) out.push(chunk)
+      }
       for (const [position, fragment] of (delta.tool_calls ?? []).entries()) {
         const index = fragment.index ?? position
         const name = fragment.function?.name

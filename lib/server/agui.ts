@@ -9,7 +9,7 @@ import type { CallerToolSpec } from '../tools.js'
 import { parseRunInput, planRun } from './agui/fromAgUi.js'
 import { createAgUiRun, type AgUiRun } from './agui/toAgUi.js'
 import type { AgUiEvent } from './agui/types.js'
-import { readJson } from './http.js'
+import { publicError, readJson } from './http.js'
 import { checkInputSize, type counter, type ServerLimits } from './limits.js'
 import { SSE_HEADERS, sseStream, type SseSink } from './sse.js'
 import { traceOptions } from './trace.js'
@@ -20,6 +20,8 @@ export interface AgUiContext {
   limits: ServerLimits
   replies: ReturnType<typeof counter>
   headers: Record<string, string>
+  /** The server's own log (errors in full). */
+  report: (error: unknown) => void
 }
 
 export const runAgUi = async (ctx: AgUiContext, request: Request, session_id?: string): Promise<Response> => {
@@ -60,7 +62,8 @@ const respond = async (ctx: AgUiContext, sink: SseSink, threadId: string, run: R
     for await (const event of handle.replyStream(plan.input, { signal, externalTools: frontEndTools(run), ...trace })) send(mapped.map(event))
     send(mapped.finish())
   } catch (error) {
-    const { code, message } = error instanceof AgentError ? error : { code: 'INTERNAL', message: 'The server failed while running the agent.' }
+    const { code, message, internal } = publicError(error)
+    if (internal) ctx.report(error)
     send(mapped ? mapped.fail(code, message) : [{ type: 'RUN_ERROR', message, code }])
   } finally {
     release?.()

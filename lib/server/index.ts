@@ -1,12 +1,13 @@
 // createServer: the HTTP service as one web-standard fetch handler, (Request) => Promise<Response>,
 // that mounts in Node's http (agentlog/node's listen), Hono, Next.js or a worker. It checks the
-// token and CORS, routes to the native API or the AG-UI endpoint, and turns every refusal into
-// JSON `{ code, message }` with its status. It holds no agent logic: the hub does the work.
-import { AgentError } from '../errors.js'
+// Host, the Origin, the token and CORS before anything runs, routes to the native API or the AG-UI
+// endpoint, and turns every refusal into JSON `{ code, message }` with its status (internals go to
+// the server's own log, not to the client). It holds no agent logic: the hub does the work.
+import { AgentError, messageOf } from '../errors.js'
 import type { Hub } from '../hub/types.js'
 import { runAgUi } from './agui.js'
-import { checkToken, corsHeaders, preflight } from './guard.js'
-import { errorResponse } from './http.js'
+import { checkHost, checkOrigin, checkToken, corsHeaders, preflight } from './guard.js'
+import { json, publicError } from './http.js'
 import { counter, resolveLimits, type ServerLimits } from './limits.js'
 import * as native from './native.js'
 import { forkSession, sessionTools, type PageRoutesOptions } from './page.js'
@@ -15,8 +16,16 @@ export interface ServerOptions {
   hub: Hub
   /** When set, every route requires `Authorization: Bearer <token>`. */
   token?: string
-  /** Origins allowed to call from a browser (default none: CORS off). */
+  /** Origins allowed to call from a browser (default none: CORS off; the server's own origin always may). */
   cors?: { origins: string[] }
+  /**
+   * Host names (or `name:port`) the server answers to besides loopback ones. Without a token only
+   * loopback names and these are served (a rebound DNS name is refused); with a token, when given,
+   * only loopback names and these.
+   */
+  hosts?: string[]
+  /** The server's own log: hears every error answered 5xx or shown without its internals, in full (default console.error). */
+  log?: (error: unknown, request: { method: string; path: string }) => void
   limits?: Partial<ServerLimits>
   /** The hub's store and agent options: adds the web page's routes (a session's tools, fork). */
   page?: PageRoutesOptions
@@ -25,23 +34,49 @@ export interface ServerOptions {
 /** The handler; `authenticated` says whether it requires a token (listen() checks it for public hosts). */
 export type FetchHandler = ((request: Request) => Promise<Response>) & { readonly authenticated: boolean }
 
-export const createServer = ({ hub, token, cors, limits: given, page }: ServerOptions): FetchHandler => {
+const consoleLog: NonNullable<ServerOptions['log']> = (error, { method, path }) =>
+  console.error(`agentlog server: ${method} ${path}: ${error instanceof AgentError ? `${error.code} ${error.message}` : messageOf(error)}`)
+
+/** The path's segments, %-decoded; a malformed escape is bad input. */
+const segments = (pathname: string): string[] => {
+  try {
+    return pathname.split('/').filter(Boolean).map(decodeURIComponent)
+  } catch {
+    throw new AgentError('INVALID_INPUT', 'The path has a malformed %-escape; encode each reserved byte as %XX.')
+  }
+}
+
+export const createServer = ({ hub, token, cors, hosts, limits: given, page, log = consoleLog }: ServerOptions): FetchHandler => {
   if (!hub || typeof hub.session !== 'function') throw new AgentError('INVALID_OPTION', 'createServer needs { hub }: a hub from createHub({ store, agent }).')
   if (token !== undefined && (typeof token !== 'string' || token.length < 8))
     throw new AgentError('INVALID_OPTION', 'createServer: token must be a string of at least 8 characters.')
+  if (hosts !== undefined && !(Array.isArray(hosts) && hosts.every((h) => typeof h === 'string' && h.length > 0)))
+    throw new AgentError('INVALID_OPTION', 'createServer: hosts must be a list of host names (or name:port).')
+  if (typeof log !== 'function') throw new AgentError('INVALID_OPTION', 'createServer: log must be a function (error, { method, path }) => void.')
+  const allowedHosts = hosts?.map((h) => h.toLowerCase())
   const limits = resolveLimits(given)
   const origins = cors?.origins ?? []
   const replies = counter('open replies in this process', limits.openReplies)
   const followers = counter('event streams on this session', limits.sseClientsPerSession)
+  const streams = counter('open event streams in this process', limits.eventStreams)
 
   const handle = async (request: Request): Promise<Response> => {
     const headers = corsHeaders(request, origins)
+    const url = new URL(request.url)
+    const report = (error: unknown) => {
+      try {
+        log(error, { method: request.method, path: url.pathname })
+      } catch {
+        // a failing log must not fail the request
+      }
+    }
     try {
+      checkHost(url, token, allowedHosts)
       if (request.method === 'OPTIONS') return preflight(request, origins)
+      checkOrigin(request, url, origins)
       checkToken(request, token)
-      const url = new URL(request.url)
-      const ctx = { hub, limits, replies, followers, headers }
-      const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent)
+      const ctx = { hub, limits, replies, followers, streams, headers, report }
+      const parts = segments(url.pathname)
       const route = `${request.method} /${parts.map((p, i) => (i === 1 && parts[0] === 'sessions' ? ':id' : p)).join('/')}`
       const session = () => hub.session(parts[1])
       const pageRoutes = () => {
@@ -64,9 +99,9 @@ export const createServer = ({ hub, token, cors, limits: given, page }: ServerOp
         default: throw new AgentError('NO_ROUTE', `No route for ${request.method} ${url.pathname}; see the native API (/sessions...) and POST /ag-ui.`)
       }
     } catch (error) {
-      const response = errorResponse(error)
-      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value)
-      return response
+      const { code, message, status, internal } = publicError(error)
+      if (internal) report(error)
+      return json({ code, message }, status, headers)
     }
   }
   return Object.assign(handle, { authenticated: token !== undefined })

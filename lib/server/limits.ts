@@ -10,6 +10,8 @@ export interface ServerLimits {
   messageBytes: number
   /** Open event streams per session (default 16). */
   sseClientsPerSession: number
+  /** Open event streams (GET /events) in this process, over all sessions (default 1024). */
+  eventStreams: number
   /** Replies this process streams at once (default 256). */
   openReplies: number
   /** Bytes queued for one SSE reader before it is dropped (default 1 MiB). */
@@ -19,7 +21,7 @@ export interface ServerLimits {
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
-  bodyBytes: 1 << 20, messageBytes: 256 << 10, sseClientsPerSession: 16, openReplies: 256, sseHighWaterBytes: 1 << 20, keepAliveMs: 15_000,
+  bodyBytes: 1 << 20, messageBytes: 256 << 10, sseClientsPerSession: 16, eventStreams: 1024, openReplies: 256, sseHighWaterBytes: 1 << 20, keepAliveMs: 15_000,
 }
 
 export const resolveLimits = (given: Partial<ServerLimits> = {}): ServerLimits => {

@@ -1,11 +1,15 @@
 // The native API: sessions, replies and events as JSON and SSE, each route a thin call on the hub.
-// A reply streams its output events with `id: <seq>`; a client that leaves does not stop it (the
-// stream is drained to its end in the background) and comes back on /events from the last seq.
+// An SSE `id` is always the event's own seq and names only a durable event: /events follows the
+// store (what it holds is durable), and a reply stream puts `id:` only on the events a log that
+// commits after append has committed when they arrive (REPLY_END and pauses; see lib/commitGate.ts),
+// so a client resuming from its Last-Event-ID never skips an event. A client that leaves a reply
+// does not stop it (it is drained in the background) and comes back on /events from the last id.
 // Events streams send history then live events from one follow(): no gap, no duplicate.
+import { SYNC_POINTS } from '../commitGate.js'
 import { AgentError } from '../errors.js'
 import type { AgentEvent, OutputEvent } from '../events.js'
 import type { Hub, SessionHandle } from '../hub/types.js'
-import { json, readJson } from './http.js'
+import { json, publicError, readJson } from './http.js'
 import { checkInputSize, type counter, type ServerLimits } from './limits.js'
 import { SSE_HEADERS, sseStream } from './sse.js'
 import { traceOptions } from './trace.js'
@@ -15,7 +19,10 @@ export interface NativeContext {
   limits: ServerLimits
   replies: ReturnType<typeof counter>
   followers: ReturnType<typeof counter>
+  streams: ReturnType<typeof counter>
   headers: Record<string, string>
+  /** The server's own log (errors in full). */
+  report: (error: unknown) => void
 }
 
 type Body = Record<string, unknown>
@@ -72,6 +79,7 @@ export const postInput = async (ctx: NativeContext, handle: SessionHandle, reque
     events = await handle.deny(callId(body.deny, 'deny'), typeof reason === 'string' ? reason : undefined)
   } else if (body.submit !== undefined) {
     const submit = object(body.submit, 'submit')
+    if (submit.result === undefined) throw new AgentError('INVALID_INPUT', 'submit needs the tool\'s result: { "submit": { "tool_call_id": "<id>", "result": <the output> } }.')
     events = await handle.submitResult(callId(submit, 'submit'), submit.result)
   } else {
     events = await handle.dispatch(inputOf(body.input ?? body))
@@ -100,9 +108,9 @@ export const postReply = async (ctx: NativeContext, handle: SessionHandle, reque
     start(sink) {
       void (async () => {
         try {
-          for (let next = first; !next.done; next = await iterator.next()) sink.send(next.value, seqOf(next.value))
+          for (let next = first; !next.done; next = await iterator.next()) sink.send(next.value, durableSeq(next.value))
         } catch (error) {
-          sink.fail(errorBody(error))
+          sink.fail(errorBody(ctx, error))
         } finally {
           release()
           sink.close()
@@ -113,25 +121,38 @@ export const postReply = async (ctx: NativeContext, handle: SessionHandle, reque
   return new Response(body$, { status: 200, headers: { ...SSE_HEADERS, ...ctx.headers } })
 }
 
-/** The session's events after `from_seq` (or Last-Event-ID), then live ones, each with `id: <seq>`. */
+/**
+ * The session's events after `from_seq` (or Last-Event-ID), then live ones, each with `id:` its own
+ * seq. A position past the session's last event is refused (it names no event this log holds).
+ */
 export const followEvents = async (ctx: NativeContext, handle: SessionHandle, request: Request, url: URL): Promise<Response> => {
   const given = url.searchParams.get('from_seq') ?? request.headers.get('last-event-id') ?? '0'
   if (!/^\d{1,15}$/.test(given)) throw new AgentError('INVALID_INPUT', `from_seq must be a whole number of 0 or more; received ${JSON.stringify(given)}.`)
-  await handle.state() // NOT_FOUND as a 404 before the stream starts
+  const fromSeq = Number(given)
+  const { seq: last } = await handle.state() // NOT_FOUND as a 404 before the stream starts
+  if (fromSeq > last)
+    throw new AgentError('INVALID_INPUT', `from_seq ${fromSeq} is past the session's last event (${last}); resume from a seq you received, or 0 for the whole log.`)
   const release = ctx.followers.acquire(handle.session_id)
-  let seq = Number(given)
+  let releaseStream: () => void
+  try {
+    releaseStream = ctx.streams.acquire('process')
+  } catch (error) {
+    release()
+    throw error
+  }
   const body$ = sseStream({
     keepAliveMs: ctx.limits.keepAliveMs,
     highWaterBytes: ctx.limits.sseHighWaterBytes,
     start(sink) {
-      const subscription = handle.follow({ fromSeq: seq }).subscribe({
-        next: (event) => sink.send(event, ++seq),
-        error: (error) => sink.fail(errorBody(error)),
+      const subscription = handle.follow({ fromSeq }).subscribe({
+        next: (event) => sink.send(event, seqOf(event)),
+        error: (error) => sink.fail(errorBody(ctx, error)),
         complete: () => sink.close(),
       })
       return () => {
         subscription.unsubscribe()
         release()
+        releaseStream()
       }
     },
   })
@@ -143,8 +164,15 @@ const seqOf = (event: AgentEvent): number | undefined => {
   return typeof seq === 'number' ? seq : undefined
 }
 
-const errorBody = (error: unknown) =>
-  error instanceof AgentError ? { code: error.code, message: error.message } : { code: 'INTERNAL', message: 'The stream failed on the server.' }
+/** The seq of an event a reply stream may name as durable: a sync point (committed before it is delivered). */
+const durableSeq = (event: OutputEvent): number | undefined => (SYNC_POINTS.has(event.type) ? seqOf(event) : undefined)
+
+/** An error as the `event: error` of a stream: its code and message without internals (the server's log hears it in full). */
+const errorBody = (ctx: NativeContext, error: unknown) => {
+  const { code, message, internal } = publicError(error)
+  if (internal) ctx.report(error)
+  return { code, message }
+}
 
 /** A string, a message or an input event, passed to the hub as is (it admits or refuses it). */
 const inputOf = (input: unknown): Parameters<SessionHandle['dispatch']>[0] => {

@@ -1,6 +1,7 @@
 // `agentlog serve` as a real child process on 127.0.0.1: the scripted agent answers over HTTP and
 // its sessions land in the --store directory; an --agent module is loaded; a public host without a
-// token is refused; the token is never printed; SIGTERM stops it with exit code 0.
+// token is refused; the token is never printed, and an empty one is an error; without a token only
+// loopback Host names and --allow-host ones are served; SIGTERM stops it with exit code 0.
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,6 +10,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { readSse } from '../../lib/client/sse.js'
 import { serveProcess } from '../helpers/serveProcess.js'
+import { httpRequest } from '../server/helpers.js'
 
 const test = suite('cli/serve')
 const lib = fileURLToPath(new URL('../../lib/index.ts', import.meta.url))
@@ -67,6 +69,37 @@ test('a public host without a token is refused; a missing agent is a usage error
   const none = serve([])
   assert.is(await none.exited, 2)
   assert.match(none.out.stderr, '--agent')
+})
+
+test('an empty token (--token "" or AGENTLOG_TOKEN="") is a usage error, not "no token"', async () => {
+  const flag = serve(['--scripted', '--token', ''])
+  const env = serve(['--scripted'], { AGENTLOG_TOKEN: '' })
+  try {
+    // A serve that took the empty token as "no token" would listen instead of exiting.
+    const outcome = (run: typeof flag) => Promise.race([run.exited.then((code) => `exit ${code}`), run.url.then(() => 'listening')])
+    assert.is(await outcome(flag), 'exit 2')
+    assert.match(flag.out.stderr, '--token is empty')
+    assert.is(await outcome(env), 'exit 2')
+    assert.match(env.out.stderr, 'AGENTLOG_TOKEN is empty')
+  } finally {
+    flag.child.kill('SIGTERM')
+    env.child.kill('SIGTERM')
+  }
+})
+
+test('without a token only loopback Host names are served; --allow-host names another', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agentlog-serve-'))
+  const server = serve(['--scripted', '--store', join(dir, 'sessions'), '--allow-host', 'agents.test'])
+  try {
+    const url = await server.url
+    const { port } = new URL(url)
+    assert.is((await httpRequest(`${url}/sessions`, { headers: { host: `agents.test:${port}` } })).status, 200)
+    assert.is((await httpRequest(`${url}/sessions`, { headers: { host: `localhost:${port}` } })).status, 200)
+    assert.is((await httpRequest(`${url}/sessions`, { headers: { host: `rebound.example:${port}` } })).status, 403)
+  } finally {
+    assert.is(await server.stop(), 0)
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 test.run()

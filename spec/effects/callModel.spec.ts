@@ -7,7 +7,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
-import { counterClock, createAgent, defineTool, ModelError, UserMsg, type ChatModel, type ToolCallBlock, type ToolResultBlock } from '../../lib/index.js'
+import { counterClock, outputText, createAgent, defineTool, ModelError, UserMsg, type ChatModel, type ToolCallBlock, type ToolResultBlock } from '../../lib/index.js'
 import { assertAgentHolds, watchCrashes, within } from '../helpers/hardening.js'
 
 const test = suite('effects/callModel')
@@ -110,7 +110,7 @@ test('a tool call id reused by a later model call of the reply is made unique; t
   const results = content.filter((b): b is ToolResultBlock => b.type === 'tool_result')
   assert.is(new Set(calls.map((c) => c.id)).size, 2, 'two distinct ids in the log')
   assert.equal(calls[0].id, 'call_0')
-  assert.equal(results.map((r) => [r.id, r.output]), calls.map((c, i) => [c.id, JSON.stringify({ v: i + 1 })]))
+  assert.equal(results.map((r) => [r.id, outputText(r.output)]), calls.map((c, i) => [c.id, JSON.stringify({ v: i + 1 })]))
   assertAgentHolds(agent)
 })
 

@@ -5,7 +5,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
-import { callTool, defineTool, say, UserMsg, type ToolResultBlock } from '../../lib/index.js'
+import { callTool, outputText, defineTool, say, UserMsg, type ToolResultBlock } from '../../lib/index.js'
 import { makeAgent } from '../helpers/fixtures.js'
 import { assertAgentHolds, watchCrashes, within } from '../helpers/hardening.js'
 
@@ -48,7 +48,7 @@ for (const [what, execute, message] of errorCases) {
 
 test('a valid result object with JSON metadata is kept as it is', async () => {
   const result = await runWith(() => ({ output: 'ok', state: 'success', metadata: { n: 1, tags: ['a'], nested: { x: null } } }))
-  assert.equal([result.state, result.output, result.metadata], ['success', 'ok', { n: 1, tags: ['a'], nested: { x: null } }])
+  assert.equal([result.state, outputText(result.output), result.metadata], ['success', 'ok', { n: 1, tags: ['a'], nested: { x: null } }])
 })
 
 test.run()

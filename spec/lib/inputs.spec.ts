@@ -94,12 +94,12 @@ test('approve(callId) confirms the call, the tool runs and the reply ends', asyn
   const before = agent.log.length
   const reply = await agent.approve('c1')
   assert.equal(ran, ['/tmp/x'])
-  assert.is(reply.text, 'Deleting.All done.')
+  assert.is(reply.text, 'Deleting.\n\nAll done.', 'texts of two model calls are separated by a blank line')
   assert.is(reply.finished_reason, 'completed')
   const confirm = agent.log[before]
   assert.is(confirm.type, 'USER_CONFIRM_RESULT')
   if (confirm.type === 'USER_CONFIRM_RESULT') assert.equal(confirm.confirm_results.map((r) => [r.confirmed, r.tool_call.id, r.tool_call.input]), [[true, 'c1', '{"path":"/tmp/x"}']])
-  assert.equal(typesAfter(agent.log, before).slice(0, 4), ['USER_CONFIRM_RESULT', 'TOOL_RESULT_START', 'TOOL_RESULT_TEXT_DELTA', 'TOOL_RESULT_END'])
+  assert.equal(typesAfter(agent.log, before).slice(0, 5), ['USER_CONFIRM_RESULT', 'TOOL_RESULT_START', 'TOOL_STARTED', 'TOOL_RESULT_TEXT_DELTA', 'TOOL_RESULT_END'])
 })
 
 test('approve(callId, { input }) runs the tool with the edited input (an object or a JSON string)', async () => {
@@ -129,7 +129,7 @@ test('two calls that ask one after the other (not concurrency-safe): approving t
   assert.equal(done.waiting_for, [])
 })
 
-test('two concurrency-safe calls ask together; approving one keeps the reply paused on the other until it is answered', async () => {
+test('two concurrency-safe calls of one asking tool ask one at a time (AgentScope: the rule the first suggests covers the tool); each runs once approved', async () => {
   const ran: string[] = []
   const safe = defineTool({
     name: 'delete_file', description: 'Deletes a file', input: z.object({ path: z.string() }), permission: 'ask', concurrencySafe: true,
@@ -143,11 +143,12 @@ test('two concurrency-safe calls ask together; approving one keeps the reply pau
     model: scriptedModel([[...callTool('c1', 'delete_file', { path: '/a' }), ...callTool('c2', 'delete_file', { path: '/b' })], [...say('Both handled.')]]),
   })
   const paused = await agent.reply('delete both')
-  assert.equal(paused.waiting_for.map((c) => c.id), ['c1', 'c2'])
-  const again = await agent.approve('c2')
-  assert.equal(again.waiting_for.map((c) => c.id), ['c1'])
-  const done = await agent.approve('c1')
-  assert.equal(ran.sort(), ['/a', '/b'])
+  assert.equal(paused.waiting_for.map((c) => c.id), ['c1'])
+  const again = await agent.approve('c1')
+  assert.equal(again.waiting_for.map((c) => c.id), ['c2'])
+  assert.equal(ran, ['/a'])
+  const done = await agent.approve('c2')
+  assert.equal(ran, ['/a', '/b'])
   assert.is(done.text, 'Both handled.')
 })
 

@@ -49,7 +49,7 @@ test('replay prints one line per event with deltas coalesced, marked results, th
     'result lookup [x1] ok "sunny"', 'PAUSED: waiting for the user to confirm delete_file({"path":"/tmp/x"}) [d2]',
     `Context after seq ${events.length} (paused, waiting for delete_file [d2] (asking))`, 'result delete_file [d1] [DENIED]',
   ]) assert.ok(out.includes(expected), `replay shows ${expected}`)
-  const grouped = ['TEXT_BLOCK_END', 'THINKING_BLOCK_END', 'DATA_BLOCK_END', 'TOOL_CALL_END', 'TOOL_RESULT_END', 'MODEL_CALL_USAGE']
+  const grouped = ['TEXT_BLOCK_END', 'THINKING_BLOCK_END', 'DATA_BLOCK_END', 'TOOL_CALL_END', 'TOOL_RESULT_END', 'MODEL_CALL_USAGE', 'TOOL_STARTED', 'RUNS_DECIDED']
   const expectedLines = events.filter((e) => !e.type.endsWith('_DELTA') && !grouped.includes(e.type)).length
   const timeline = lines.slice(1, lines.indexOf(''))
   assert.is(timeline.length, expectedLines, 'one line per event, each group of deltas on one line')

@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import { isDeepStrictEqual } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { AgentError, memoryLog, replay, say, scriptedModel, UserConfirmResultEvent, UserMsg, type AgentEvent } from '../../lib/index.js'
+import { AgentError, memoryLog, outputText, replay, say, scriptedModel, UserConfirmResultEvent, UserMsg, type AgentEvent } from '../../lib/index.js'
 import { fileLog } from '../../lib/fileLog.js'
 import { readLogFile } from '../../lib/fileLog/read.js'
 import { fork, stateAt } from '../../lib/timeTravel.js'
@@ -85,7 +85,7 @@ test('fork at a pause can answer it differently: the original denied, the fork c
   const call = forked.state.waiting_for[0]
   await forked.reply(UserConfirmResultEvent({ reply_id: forked.state.reply_id!, confirm_results: [{ confirmed: true, tool_call: call }] }))
   const result = forked.state.context.at(-1)!.content.find((b) => b.type === 'tool_result')
-  assert.ok(result?.type === 'tool_result' && result.state === 'success' && result.output === 'deleted /etc/hosts')
+  assert.ok(result?.type === 'tool_result' && result.state === 'success' && outputText(result.output) === 'deleted /etc/hosts')
   assertConsistent(forked, 'fork at a pause:')
   await forked.close()
   assert.equal(readLogFile(target).events, JSON.parse(JSON.stringify(forked.log)), 'the fork was written to its own file')

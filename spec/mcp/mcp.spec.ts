@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { AgentError, callTool, say, UserMsg, type Tool, type ToolResultBlock } from '../../lib/index.js'
+import { AgentError, callTool, outputText, say, UserMsg, type Tool, type ToolResultBlock } from '../../lib/index.js'
 import { mcpTools, parseCommandLine } from '../../lib/node.js'
 import { sleep } from '../../lib/abort.js'
 import { checkInvariants, makeAgent } from '../helpers/fixtures.js'
@@ -93,7 +93,7 @@ test('a server that crashes mid-call gives that call an error result; the next c
   await agent.reply(UserMsg({ content: 'crash it' }))
   const [crashed] = resultOf(agent)
   assert.is(crashed.state, 'error')
-  assert.match(String(crashed.output), 'failed')
+  assert.match(outputText(crashed.output), 'failed')
   for (let i = 0; i < 200 && isAlive(before); i++) await sleep(10)
   assert.not.ok(isAlive(before), 'the first server is gone')
   const after = Number(textOf(await run(byName(tools, 'pid'))))

@@ -63,6 +63,18 @@ test('a stream cut into 7-byte writes (mid-line, mid-JSON, mid-character) yields
   assert.ok(cutsACharacter(received), 'no read ended inside a multibyte character')
 })
 
+test('an image the model returns as a data: URL in delta.images is a data chunk (OpenRouter style); other URLs are left out', async ({ server }) => {
+  server.reply({ steps: [oaStream([
+    oaChunk({ content: 'Here:' }),
+    oaChunk({ images: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0K' } }, { type: 'image_url', image_url: { url: 'https://x.example/a.png' } }] }),
+    oaChunk({}, 'stop'),
+  ])] })
+  const model = openAIChatModel({ model: 'm', apiKey: 'sk-test', baseURL: `${server.url}/v1` })
+  const { chunks, error } = await collect(model.stream(simpleRequest(), { signal: signal() }))
+  assert.is(error, undefined)
+  assert.equal(chunks.filter((c) => c.type !== 'usage'), [{ type: 'text', delta: 'Here:' }, { type: 'data', media_type: 'image/png', data: 'iVBORw0K' }])
+})
+
 test('the request goes to {baseURL}/chat/completions with a bearer key, the stream options, tools and tool_choice', async ({ server }) => {
   server.reply({ steps: [oaStream([oaChunk({ content: 'ok' }, 'stop'), oaUsage(5, 1, 0)])] })
   const model = openAIChatModel({

@@ -56,7 +56,7 @@ test('the server: request durations, open replies and event streams back to zero
   instrument(hub, { tracerProvider: otel.provider })
   const server = await listen(instrumentServer(createServer({ hub }), { meterProvider: meters.provider }), { port: 0 })
   try {
-    const { session_id } = await (await fetch(`${server.url}/sessions`, { method: 'POST', body: '{}' })).json() as { session_id: string }
+    const { session_id } = await (await fetch(`${server.url}/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json() as { session_id: string }
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01'
     const reply = await fetch(`${server.url}/sessions/${session_id}/replies`, { method: 'POST', headers: { traceparent, 'content-type': 'application/json' }, body: JSON.stringify({ input: 'hello' }) })
     assert.is(reply.status, 200)

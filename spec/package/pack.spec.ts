@@ -48,7 +48,7 @@ const model = scriptedModel([[...callTool('c1', 'echo', { text: 'hi' })], [...sa
 const agent = createAgent({ name: 'a', model, tools: [echo] })
 agent.reply('hello').then((reply) => {
   const result = agent.state.context.at(-1).content.find((b) => b.type === 'tool_result')
-  console.log(JSON.stringify({ text: reply.text, tool: result.output, fileLog: typeof fileLog }))
+  console.log(JSON.stringify({ text: reply.text, tool: outputText(result.output), fileLog: typeof fileLog }))
 })
 `
 
@@ -60,7 +60,7 @@ test('the tarball holds the built code, the command, the licence and the README;
 })
 
 test('require() from a CommonJS project loads agentlog and agentlog/node, with a tool on the project\'s zod', () => {
-  const run = runIn('main.cjs', program(`const { createAgent, defineTool, scriptedModel, say, callTool } = require('agentlog')
+  const run = runIn('main.cjs', program(`const { createAgent, defineTool, outputText, scriptedModel, say, callTool } = require('agentlog')
 const { fileLog } = require('agentlog/node')
 const { z } = require('zod')`))
   assert.is(run.status, 0, run.stderr)
@@ -68,7 +68,7 @@ const { z } = require('zod')`))
 })
 
 test('import from an ES module project loads agentlog and agentlog/node', () => {
-  const run = runIn('main.mjs', program(`import { createAgent, defineTool, scriptedModel, say, callTool } from 'agentlog'
+  const run = runIn('main.mjs', program(`import { createAgent, defineTool, outputText, scriptedModel, say, callTool } from 'agentlog'
 import { fileLog } from 'agentlog/node'
 import { z } from 'zod'`))
   assert.is(run.status, 0, run.stderr)

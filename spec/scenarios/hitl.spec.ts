@@ -4,7 +4,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import {
-  callTool, ExternalExecutionResultEvent, INTERRUPTION_REMINDER, say, ToolResultBlock, UserConfirmResultEvent,
+  callTool, outputText, ExternalExecutionResultEvent, INTERRUPTION_REMINDER, say, ToolResultBlock, UserConfirmResultEvent,
   UserInterruptEvent, UserMsg, type ToolCallBlock, type ToolResultBlock as ResultBlock,
 } from '../../lib/index.js'
 import { denialText } from '../../effects/plan.js'
@@ -13,7 +13,7 @@ import { askingTool, externalTool } from '../helpers/hitl.js'
 
 const test = suite('scenarios/hitl')
 const results = (agent: { state: { context: { content: unknown[] }[] } }) =>
-  (agent.state.context.at(-1)!.content as ResultBlock[]).filter((b) => b.type === 'tool_result').map((r) => [r.id, r.state, r.output])
+  (agent.state.context.at(-1)!.content as ResultBlock[]).filter((b) => b.type === 'tool_result').map((r) => [r.id, r.state, outputText(r.output)])
 
 test('C: a call that asks parks the reply with REQUIRE_USER_CONFIRM and no REPLY_END; confirming resumes without REPLY_START', async () => {
   const p = probe()
@@ -75,7 +75,7 @@ test('C: a confirmation may edit the input, and its rules allow later matching c
   checkInvariants(agent)
 })
 
-test('C: a sequential batch stops at the first call that asks; a partial confirmation of a concurrent batch parks again for the rest', async () => {
+test('C: a sequential batch stops at the first call that asks; a concurrent batch asks once per tool (AgentScope), and a partial confirmation parks again for the rest', async () => {
   const p = probe()
   const seq = makeAgent([[...callTool('a-1', 'delete_file', { path: '1' }), ...callTool('a-2', 'delete_file', { path: '2' })], [...say('ok')]], [askingTool(p)])
   const firstSeq = await collect(seq.agent.replyStream(UserMsg({ content: 'go' })))
@@ -84,18 +84,24 @@ test('C: a sequential batch stops at the first call that asks; a partial confirm
   await collect(seq.agent.replyStream(UserConfirmResultEvent({ reply_id: seq.agent.state.reply_id!, confirm_results: [{ confirmed: true, tool_call: seq.agent.state.waiting_for[0] }] })))
   assert.equal(seq.agent.state.waiting_for.map((c) => c.id), ['a-2'], 'then the second asks')
 
-  const con = makeAgent([[...callTool('b-1', 'rm', { path: '1' }), ...callTool('b-2', 'rm', { path: '2' }), ...callTool('b-3', 'rm', { path: '3' })], [...say('ok')]], [askingTool(p, { name: 'rm', safe: true })])
+  const con = makeAgent([[...callTool('b-1', 'rm', { path: '1' }), ...callTool('b-2', 'chmod', { path: '2' }), ...callTool('b-3', 'rm', { path: '3' })], [...say('ok')]],
+    [askingTool(p, { name: 'rm', safe: true }), askingTool(p, { name: 'chmod', safe: true })])
   const asked = await collect(con.agent.replyStream(UserMsg({ content: 'go' })))
-  assert.is(types(asked).filter((t) => t === 'REQUIRE_USER_CONFIRM').length, 3, 'one REQUIRE_USER_CONFIRM per call of a concurrent batch')
-  const [b1, b2, b3] = con.agent.state.waiting_for
+  assert.equal(con.agent.state.waiting_for.map((c) => c.id), ['b-1', 'b-2'], 'b-3 waits: the rule b-1 suggests (rm, any input) would cover it')
+  assert.is(types(asked).filter((t) => t === 'REQUIRE_USER_CONFIRM').length, 2)
+  const [b1, b2] = con.agent.state.waiting_for
   const reply_id = con.agent.state.reply_id!
-  const partial = await collect(con.agent.replyStream(UserConfirmResultEvent({ reply_id, confirm_results: [{ confirmed: true, tool_call: b1 }, { confirmed: false, tool_call: b3 }] })))
-  assert.not.ok(types(partial).includes('REQUIRE_USER_CONFIRM'), 'the rest is not announced a second time')
-  assert.is(con.agent.state.status, 'paused')
+  const partial = await collect(con.agent.replyStream(UserConfirmResultEvent({ reply_id, confirm_results: [{ confirmed: true, tool_call: b1 }] })))
+  assert.not.ok(types(partial).includes('REQUIRE_USER_CONFIRM'), 'b-3 still waits while b-2 is asking')
   assert.equal(con.agent.state.waiting_for.map((c) => c.id), ['b-2'])
-  assert.is(con.agent.state.cur_iter, 1, 'cur_iter waits until every call of the round has a result')
-  await collect(con.agent.replyStream(UserConfirmResultEvent({ reply_id, confirm_results: [{ confirmed: true, tool_call: b2 }] })))
-  assert.equal(results(con.agent).map(([id, state]) => `${id}:${state}`).sort(), ['b-1:success', 'b-2:success', 'b-3:denied'])
+  assert.is(con.agent.state.cur_iter, 0, 'a round counts once every call of it has a result')
+  const denied = await collect(con.agent.replyStream(UserConfirmResultEvent({ reply_id, confirm_results: [{ confirmed: false, tool_call: b2 }] })))
+  assert.equal(types(denied).filter((t) => t !== 'USER_CONFIRM_RESULT'), ['TOOL_RESULT_START', 'TOOL_RESULT_TEXT_DELTA', 'TOOL_RESULT_END', 'REQUIRE_USER_CONFIRM'], 'the denial first, then b-3 asks')
+  const [b3] = con.agent.state.waiting_for
+  assert.is(b3.id, 'b-3', 'now b-3 asks')
+  await collect(con.agent.replyStream(UserConfirmResultEvent({ reply_id, confirm_results: [{ confirmed: true, tool_call: b3 }] })))
+  assert.equal(results(con.agent).map(([id, state]) => `${id}:${state}`), ['b-1:success', 'b-2:denied', 'b-3:success'])
+  assert.is(con.agent.state.cur_iter, 2, 'the round the agent finished by running b-3, then the answer')
   assert.is(con.agent.state.status, 'idle')
   checkInvariants(con.agent)
 })

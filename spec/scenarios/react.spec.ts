@@ -3,7 +3,7 @@
 // while a tool runs, and a cancel while the model streams.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { callTool, INTERRUPTION_REMINDER, say, think, usage, UserMsg, type ToolResultBlock } from '../../lib/index.js'
+import { callTool, outputText, INTERRUPTION_REMINDER, say, think, usage, UserMsg, type ToolResultBlock } from '../../lib/index.js'
 import { sleep } from '../../lib/abort.js'
 import { checkInvariants, collect, makeAgent, probe, slowTool, twoToolScript, types } from '../helpers/fixtures.js'
 
@@ -47,7 +47,7 @@ test('B: tools that are not concurrency-safe run one after another, each result 
   assert.equal(p.timeline, ['start:call-1', 'end:call-1', 'start:call-2', 'end:call-2'], 'the second tool starts after the first ended')
   const reply = agent.state.context[1]
   assert.equal(reply.content.map((b) => b.type), ['text', 'tool_call', 'tool_call', 'tool_result', 'tool_result', 'text'])
-  assert.equal(reply.content.filter((b): b is ToolResultBlock => b.type === 'tool_result').map((r) => [r.id, r.output, r.state]), [['call-1', 'slow:a', 'success'], ['call-2', 'slow:b', 'success']])
+  assert.equal(reply.content.filter((b): b is ToolResultBlock => b.type === 'tool_result').map((r) => [r.id, outputText(r.output), r.state]), [['call-1', 'slow:a', 'success'], ['call-2', 'slow:b', 'success']])
   assert.is(agent.state.cur_iter, 2)
   // The second model call saw the system prompt, the user message and the reply so far.
   const sent = model.requests[1].messages
@@ -93,7 +93,7 @@ test('F: a cancel while a tool runs aborts its signal, keeps the reply consisten
   const reply = agent.state.context[1]
   assert.is(reply.finished_reason, 'interrupted')
   const results = reply.content.filter((b): b is ToolResultBlock => b.type === 'tool_result')
-  assert.equal(results.map((r) => [r.id, r.state, r.output]), [['call-1', 'interrupted', INTERRUPTION_REMINDER], ['call-2', 'interrupted', INTERRUPTION_REMINDER]])
+  assert.equal(results.map((r) => [r.id, r.state, outputText(r.output)]), [['call-1', 'interrupted', INTERRUPTION_REMINDER], ['call-2', 'interrupted', INTERRUPTION_REMINDER]])
   assert.is(p.started.length, 1, 'the second tool never started')
   checkInvariants(agent)
   const settled = agent.state
@@ -120,7 +120,7 @@ test('F: a streaming tool keeps its partial output before the reminder', async (
     if (event.type === 'TOOL_RESULT_TEXT_DELTA') await agent.interrupt()
   }
   const result = agent.state.context[1].content.find((b): b is ToolResultBlock => b.type === 'tool_result')!
-  assert.is(result.output, `part one; ${INTERRUPTION_REMINDER}`)
+  assert.is(outputText(result.output), `part one; ${INTERRUPTION_REMINDER}`)
   assert.is(result.state, 'interrupted')
   checkInvariants(agent)
 })

@@ -5,7 +5,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
 import {
-  AgentError, callTool, createAgent, defineTool, ExternalExecutionResultEvent, ModelError, say, scriptedModel, ToolResultBlock,
+  AgentError, callTool, outputText, createAgent, defineTool, ExternalExecutionResultEvent, ModelError, say, scriptedModel, ToolResultBlock,
   UserConfirmResultEvent, UserInterruptEvent, UserMsg, type Agent, type ToolResultBlock as ResultBlock,
 } from '../../lib/index.js'
 import { checkInvariants, collect, makeAgent, probe, slowTool, twoToolScript, types } from '../helpers/fixtures.js'
@@ -107,7 +107,7 @@ test('a tool that throws, invalid JSON, a schema failure and an unknown tool bec
   assert.is(msg.finished_reason, 'completed')
   const results = agent.state.context[1].content.filter((b): b is ResultBlock => b.type === 'tool_result')
   assert.equal(results.map((r) => r.state), ['error', 'error', 'error', 'error'])
-  const outputs = results.map((r) => r.output as string)
+  const outputs = results.map((r) => outputText(r.output))
   assert.match(outputs[0], 'disk full')
   assert.match(outputs[1], 'not valid JSON')
   assert.match(outputs[2], 'n:')
@@ -135,16 +135,27 @@ test('a model failure ends the reply with REPLY_END(error), a consistent context
   checkInvariants(again.agent)
 })
 
-test('maxIters: one last model call with tools disabled, then REPLY_END(exceed_max_iters)', async () => {
+test('maxIters (AgentScope): after maxIters finished rounds the reply ends with EXCEED_MAX_ITERS then REPLY_END(exceed_max_iters), without another model call', async () => {
   const { agent, model } = makeAgent([
-    [...callTool('c-1', 'slow', { x: '1' })], [...callTool('c-2', 'slow', { x: '2' })], [...say('Summary: ran out of steps.')],
+    [...callTool('c-1', 'slow', { x: '1' })], [...callTool('c-2', 'slow', { x: '2' })], [...say('never asked for')],
   ], [slowTool(probe(), { ms: 1 })], { maxIters: 2 })
   const events = await collect(agent.replyStream(UserMsg({ content: 'loop' })))
-  const end = events.at(-1)!
+  assert.equal(types(events).slice(-3), ['TOOL_RESULT_END', 'EXCEED_MAX_ITERS', 'REPLY_END'])
+  const [exceeded, end] = events.slice(-2)
+  assert.equal(exceeded.type === 'EXCEED_MAX_ITERS' && [exceeded.reply_id, exceeded.name], [end.reply_id, agent.name])
   assert.is(end.type === 'REPLY_END' && end.finished_reason, 'exceed_max_iters')
-  assert.equal(model.requests.map((r) => r.tool_choice), ['auto', 'auto', 'none'])
-  assert.is(agent.state.context[1].content.at(-1)!.type, 'text')
+  assert.is(model.requests.length, 2, 'no closing model call')
+  assert.equal(agent.state.context[1].content.map((b) => b.type), ['tool_call', 'tool_result', 'tool_call', 'tool_result'])
   checkInvariants(agent)
+})
+
+test('maxIters: reply() resolves to a message saying the iterations are exceeded; a final answer in the last round completes', async () => {
+  const { agent } = makeAgent([[...say('Hi.')], [...callTool('c-1', 'slow', { x: '1' })]], [slowTool(probe(), { ms: 1 })], { maxIters: 1 })
+  const first = await agent.reply(UserMsg({ content: 'hello' }))
+  assert.equal([first.finished_reason, first.text], ['completed', 'Hi.'])
+  const second = await agent.reply(UserMsg({ content: 'loop' }))
+  assert.equal([second.id, second.finished_reason, second.text], [agent.state.reply_id, 'exceed_max_iters', 'The maximum reasoning-acting iterations are exceeded.'])
+  assert.not.ok(agent.state.context.some((m) => m.content.some((b) => b.type === 'text' && b.text.includes('exceeded'))), 'the notice is not in the context')
 })
 
 test('agent.dispatch starts and resumes a reply like replyStream, with the events on events$', async () => {

@@ -202,4 +202,23 @@ test('a model error and max iterations end the run with RUN_ERROR', async () => 
   }
 })
 
+test('a user message whose content is an object or a number is refused 400 INVALID_INPUT; the model is not called, nothing is logged', async () => {
+  let calls = 0
+  const server = await startServer(() => ({ name: 'Friday', model: { name: 'counting', async *stream() { calls++; yield { type: 'text' as const, delta: 'no' } } } }))
+  try {
+    await post(`${server.url}/sessions`, { session_id: 'thread-17' })
+    for (const content of [{ text: 'hi' }, 42, null, true]) {
+      const response = await post(`${server.url}/ag-ui`, { threadId: 'thread-17', runId: 'r', messages: [{ id: 'm1', role: 'user', content }] })
+      assert.is(response.status, 400, JSON.stringify(content))
+      const body = (await response.json()) as { code: string; message: string }
+      assert.is(body.code, 'INVALID_INPUT')
+      assert.match(body.message, 'messages.0')
+    }
+    assert.is(calls, 0)
+    assert.is((await sessionState(server.url, 'thread-17')).seq, 0)
+  } finally {
+    await server.close()
+  }
+})
+
 test.run()

@@ -1,9 +1,11 @@
 // The real server on 127.0.0.1 (ephemeral port) over a real hub and a directory store in a fresh
 // temporary folder; helpers to read SSE over fetch and to collect a session's events.
 import { mkdtempSync, rmSync } from 'node:fs'
+import { request as httpRequestRaw, type IncomingHttpHeaders } from 'node:http'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createHub, createServer, type AgentEvent, type AgentOptions, type Hub, type ServerLimits } from '../../lib/index.js'
+import { createHub, createServer, type AgentEvent, type AgentOptions, type Hub, type ServerOptions } from '../../lib/index.js'
 import { directoryStore, listen } from '../../lib/node.js'
 import { readSse } from '../../lib/client/sse.js'
 
@@ -15,13 +17,14 @@ export interface Running {
   close(): Promise<void>
 }
 
-export const startServer = async (agent: AgentFactory, options: { token?: string; cors?: { origins: string[] }; limits?: Partial<ServerLimits> } = {}): Promise<Running> => {
+export const startServer = async (agent: AgentFactory, options: Omit<ServerOptions, 'hub'> = {}): Promise<Running & { dir: string }> => {
   const dir = mkdtempSync(join(tmpdir(), 'agentlog-server-'))
   const hub = createHub({ store: directoryStore(dir), agent })
   const listening = await listen(createServer({ hub, ...options }), { port: 0 })
   return {
     url: listening.url,
     hub,
+    dir,
     async close() {
       await listening.close()
       await hub.close()
@@ -51,3 +54,53 @@ export const eventsUpTo = async (url: string, session: string, seq: number) => {
   const response = await fetch(`${url}/sessions/${session}/events?from_seq=0`)
   return readAll(response, (_, s) => s >= seq)
 }
+
+/**
+ * Sends `text` as is on a fresh TCP connection to the server of `url` and resolves with everything
+ * received once the server closes the connection (or after `guardMs`: a connection left open is
+ * ended then, and the caller sees what arrived). Reaches what fetch refuses to send (any Host,
+ * TRACE, a body that lies about its length).
+ */
+export const rawExchange = (url: string, text: string | Buffer, guardMs = 5000): Promise<{ text: string; closedByServer: boolean }> =>
+  new Promise((resolve) => {
+    const { hostname, port } = new URL(url)
+    const socket = connect(Number(port), hostname)
+    const chunks: Buffer[] = []
+    let closedByServer = true
+    const guard = setTimeout(() => {
+      closedByServer = false
+      socket.destroy()
+    }, guardMs)
+    socket.on('data', (chunk) => chunks.push(chunk))
+    socket.on('error', () => {})
+    socket.on('close', () => {
+      clearTimeout(guard)
+      resolve({ text: Buffer.concat(chunks).toString('latin1'), closedByServer })
+    })
+    socket.write(text)
+  })
+
+/** The status codes of the HTTP responses in a raw exchange, in order. */
+export const statuses = (text: string): number[] => [...text.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]))
+
+/**
+ * One request through node:http, which sends any Host, Origin or method as given (fetch rewrites
+ * some). With `stopAfterHeaders`, an event stream resolves at its headers and the client leaves.
+ */
+export const httpRequest = (url: string, { method = 'GET', headers = {}, body, stopAfterHeaders = false }: { method?: string; headers?: Record<string, string>; body?: string | Buffer; stopAfterHeaders?: boolean } = {}) =>
+  new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
+    // A body always goes with its length: node:http sends one of DELETE or OPTIONS without any framing otherwise.
+    const framed = body === undefined ? headers : { 'content-length': String(Buffer.byteLength(body)), ...headers }
+    const request = httpRequestRaw(url, { method, headers: framed, setHost: !Object.keys(headers).some((h) => h.toLowerCase() === 'host'), agent: false }, (response) => {
+      if (stopAfterHeaders && response.headers['content-type']?.startsWith('text/event-stream')) {
+        resolve({ status: response.statusCode!, headers: response.headers, text: '' })
+        return void request.destroy()
+      }
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, text: Buffer.concat(chunks).toString() }))
+      response.on('error', reject)
+    })
+    request.on('error', reject)
+    request.end(body)
+  })

@@ -1,6 +1,6 @@
 // The native API on the real server (127.0.0.1, ephemeral port, directory store): sessions, a reply
-// streamed as SSE with ids, leaving and coming back from the last seq, interrupt, approval, and the
-// coded refusals, each leaving the log unchanged.
+// streamed as SSE with ids on its durable events, leaving and coming back from the last id,
+// interrupt, approval, and the coded refusals, each leaving the log unchanged.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
@@ -42,7 +42,7 @@ test('POST /sessions, GET /sessions (paged), GET /sessions/:id, DELETE /sessions
   }
 })
 
-test('POST /replies streams the reply\'s events with id: <seq>; GET /sessions/:id is the fold of the log', async () => {
+test('POST /replies streams the reply\'s events, REPLY_END and pauses with id: <seq>; GET /sessions/:id is the fold of the log', async () => {
   const server = await startServer(chatty())
   try {
     const id = await newSession(server.url)
@@ -52,8 +52,10 @@ test('POST /replies streams the reply\'s events with id: <seq>; GET /sessions/:i
     const streamed = await readAll(response)
     assert.is(streamed[0].event.type, 'REPLY_START')
     assert.is(streamed.at(-1)!.event.type, 'REPLY_END')
-    assert.ok(streamed.every(({ seq, event }) => event.metadata.seq === seq), 'each id is the event\'s seq')
-    assert.ok(streamed.every(({ seq }, i) => i === 0 || seq === streamed[i - 1].seq + 1), 'consecutive seqs')
+    const withId = streamed.filter(({ seq }) => !Number.isNaN(seq))
+    assert.equal(withId.map(({ event }) => event.type), ['REPLY_END'], 'only a sync point (durable once delivered) names its seq')
+    assert.ok(withId.every(({ seq, event }) => event.metadata.seq === seq), 'each id is the event\'s seq')
+    assert.ok(streamed.every(({ event }, i) => i === 0 || event.metadata.seq === (streamed[i - 1].event.metadata.seq as number) + 1), 'consecutive seqs')
     const server_state = await state(server.url, id)
     const log = await eventsUpTo(server.url, id, server_state.seq)
     assert.equal(log.map((e) => e.seq), Array.from({ length: server_state.seq }, (_, i) => i + 1))
@@ -68,15 +70,21 @@ test('a client that leaves does not stop the reply; it comes back with from_seq 
   const server = await startServer(chatty(15))
   try {
     const id = await newSession(server.url)
+    const first = await readAll(await post(`${server.url}/sessions/${id}/replies`, { input: 'hi' }))
     const controller = new AbortController()
-    const response = await fetch(`${server.url}/sessions/${id}/replies`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: 'hi' }), signal: controller.signal })
+    const response = await fetch(`${server.url}/sessions/${id}/replies`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: 'again' }), signal: controller.signal })
     const seen = await readAll(response, (event) => event.type === 'TEXT_BLOCK_DELTA')
     controller.abort()
-    const last = seen.at(-1)!.seq
+    const last = first.at(-1)!.seq
+    assert.ok(seen.every(({ seq }) => Number.isNaN(seq)), 'the events of a running reply carry no id yet')
     const resumed = await fetch(`${server.url}/sessions/${id}/events`, { headers: { 'last-event-id': String(last) } })
     const rest = await readAll(resumed, (event) => event.type === 'REPLY_END')
     assert.is(rest[0].seq, last + 1)
-    assert.ok(rest.every(({ seq }, i) => seq === last + 1 + i))
+    assert.ok(rest.every(({ seq, event }, i) => seq === last + 1 + i && event.metadata.seq === seq))
+    const ids = rest.map(({ event }) => event.id)
+    const start = ids.indexOf(seen[0].event.id)
+    assert.ok(start > 0)
+    assert.equal(ids.slice(start, start + seen.length), seen.map(({ event }) => event.id), 'what the client saw comes again in the same order: nothing skipped')
     const end = rest.at(-1)!.event
     assert.is(end.type === 'REPLY_END' && end.finished_reason, 'completed', 'the reply ran to its end')
   } finally {
@@ -147,7 +155,7 @@ test('refusals are JSON { code, message } with their status and change nothing',
     }
     await check(await fetch(`${server.url}/sessions/nope/events`), 404, 'NOT_FOUND')
     await check(await fetch(`${server.url}/nowhere`), 404, 'NO_ROUTE')
-    await check(await fetch(`${server.url}/sessions/${id}/replies`, { method: 'POST', body: '{not json' }), 400, 'INVALID_INPUT')
+    await check(await fetch(`${server.url}/sessions/${id}/replies`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' }), 400, 'INVALID_INPUT')
     await check(await post(`${server.url}/sessions/${id}/replies`, { input: 'x'.repeat(5000) }), 413, 'TOO_LARGE')
     await check(await post(`${server.url}/sessions/${id}/replies`, { input: 'x'.repeat(2000) }), 413, 'TOO_LARGE')
     await check(await post(`${server.url}/sessions/${id}/replies`, { input: { type: 'REPLY_END' } }), 400, 'INVALID_INPUT')
@@ -221,6 +229,50 @@ test('open replies per process are limited (429 LIMIT_REACHED); the slot is free
     await readAll(running)
     const later = await readAll(await post(`${server.url}/sessions/${two}/replies`, { input: 'hi' }))
     assert.is(later.at(-1)!.event.type, 'REPLY_END')
+  } finally {
+    await server.close()
+  }
+})
+
+test('submit without a result is refused INVALID_INPUT and records nothing', async () => {
+  const browse = defineTool({ name: 'browse', description: 'In the browser', input: z.object({ url: z.string() }), external: true })
+  const server = await startServer(() => ({ name: 'Friday', tools: [browse], model: scriptedModel([[...callTool('b-1', 'browse', { url: 'u' })], [...say('Seen.')]]) }))
+  try {
+    const id = await newSession(server.url)
+    const paused = (await readAll(await post(`${server.url}/sessions/${id}/replies`, { input: 'browse' }))).at(-1)!
+    assert.is(paused.event.type, 'REQUIRE_EXTERNAL_EXECUTION')
+    for (const submit of [{ tool_call_id: 'b-1' }, { tool_call_id: 'b-1', result: undefined }]) {
+      const refused = await post(`${server.url}/sessions/${id}/input`, { submit })
+      assert.is(refused.status, 400)
+      assert.is(((await refused.json()) as { code: string }).code, 'INVALID_INPUT')
+    }
+    assert.is((await state(server.url, id)).seq, paused.seq, 'nothing was recorded')
+    assert.is((await post(`${server.url}/sessions/${id}/input`, { submit: { tool_call_id: 'b-1', result: '' } })).status, 200, 'an empty result is a result')
+  } finally {
+    await server.close()
+  }
+})
+
+test('open event streams are capped per process (429 LIMIT_REACHED over all sessions); a closed one frees its slot', async () => {
+  const server = await startServer(chatty(), { limits: { eventStreams: 2 } })
+  try {
+    const [a, b, c] = [await newSession(server.url), await newSession(server.url), await newSession(server.url)]
+    const one = await fetch(`${server.url}/sessions/${a}/events`)
+    const two = await fetch(`${server.url}/sessions/${b}/events`)
+    const refused = await fetch(`${server.url}/sessions/${c}/events`)
+    assert.is(refused.status, 429)
+    assert.is(((await refused.json()) as { code: string }).code, 'LIMIT_REACHED')
+    await one.body!.cancel()
+    for (let tries = 0; ; tries++) {
+      if (tries > 1000) assert.unreachable('the closed stream never freed its slot')
+      const again = await fetch(`${server.url}/sessions/${c}/events`)
+      if (again.status === 200) {
+        await again.body!.cancel()
+        break
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    await two.body!.cancel()
   } finally {
     await server.close()
   }

@@ -2,6 +2,7 @@
 // (button) and while a slow tool runs (Esc) with the page and GET /sessions/:id agreeing on the
 // interrupted reply, a reload mid-reply that keeps streaming, two tabs in step.
 import * as assert from 'uvu/assert'
+import { outputText } from '../../lib/index.js'
 import { LONG_TEXT } from './helpers/playbook.js'
 import { screenshot } from './helpers/browser.js'
 import { TIMEOUT, lastReply, msgText, newSession, replyText, send, serverState, waitReady, waitText } from './helpers/page.js'
@@ -81,7 +82,7 @@ test('Esc while a slow tool runs stops it; its card says so in plain words, with
   const result = reply.content.find((b) => b.type === 'tool_result')
   assert.is(reply.finished_reason, 'interrupted')
   assert.is(result?.type === 'tool_result' && result.state, 'interrupted')
-  assert.is(result?.type === 'tool_result' && typeof result.output === 'string' && result.output.split('<system-reminder>')[0].trim(), output)
+  assert.is(result?.type === 'tool_result' && outputText(result.output).split('<system-reminder>')[0].trim(), output)
   await screenshot(page, 'stopped-tool')
   await page.close()
 })

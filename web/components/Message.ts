@@ -5,7 +5,7 @@
 import { memo } from 'preact/compat'
 import type { Block, Msg, ToolResultBlock } from '../../lib/messages.js'
 import { html } from '../html.js'
-import { replyEndLabel, usageText } from '../present.js'
+import { replyEndLabel, resultText, usageText } from '../present.js'
 import { DataView } from './DataView.js'
 import { ToolCard } from './ToolCard.js'
 
@@ -20,8 +20,11 @@ const BlockView = memo(({ block, result, waiting }: { block: Block; result?: Too
       return html`<details class="thinking"><summary>Thinking</summary><div class="text">${block.thinking}</div></details>`
     case 'data':
       return html`<${DataView} block=${block} />`
-    case 'hint':
-      return html`<p class="hint muted">${typeof block.hint === 'string' ? block.hint : block.hint.map((b) => (b.type === 'text' ? b.text : '')).join('')}</p>`
+    case 'hint': {
+      // A hint is written for the model (a structured-output or runtime reminder): people see what is left without the reminders.
+      const text = resultText(block.hint)
+      return text ? html`<p class="hint muted">${text}</p>` : null
+    }
     case 'tool_call':
       return html`<${ToolCard} call=${block} result=${result} waiting=${waiting} />`
     case 'tool_result':

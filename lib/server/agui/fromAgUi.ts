@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import type { AgentInput } from '../../agent.js'
 import { systemClock, type Clock } from '../../clock.js'
-import { AgentError, type AgentErrorCode } from '../../errors.js'
+import { AgentError, describe, type AgentErrorCode } from '../../errors.js'
 import { ExternalExecutionResultEvent, ToolResultBlock, UserConfirmResultEvent, UserInterruptEvent, UserMsg } from '../../factories.js'
 import type { Msg, ToolCallBlock } from '../../messages.js'
 import type { AgentState } from '../../../reducers/state.js'
@@ -45,7 +45,13 @@ export const parseRunInput = (body: unknown): RunAgentInput => {
     const issue = parsed.error.issues[0]
     refuse('INVALID_INPUT', `The body is not an AG-UI RunAgentInput: ${issue.path.join('.') || '(body)'}: ${issue.message}.`)
   }
-  return parsed.data as RunAgentInput
+  const run = parsed.data as RunAgentInput
+  run.messages.forEach((m, i) => {
+    const textual = typeof m.content === 'string' || Array.isArray(m.content) || (m.role === 'tool' && m.content === undefined)
+    if ((m.role === 'user' || m.role === 'tool') && !textual)
+      refuse('INVALID_INPUT', `The body is not an AG-UI RunAgentInput: messages.${i} (${m.role} message ${m.id}) must have content as a string or a list of parts; received ${describe(m.content)}.`)
+  })
+  return run
 }
 
 export const planRun = (state: AgentState, run: RunAgentInput, clock: Clock = systemClock): RunPlan => {

@@ -45,7 +45,7 @@ export const runProblems = (world: World, run: Run): string[] => {
   return problems
 }
 
-/** reply(): the ended message, the parked message, the interruption message, or a ModelError. */
+/** reply(): the ended message, the parked message, the interruption or exceeded-iterations notice (AgentScope's), or a ModelError. */
 const replyResultProblems = (world: World, run: Run, end: ReplyEndEvent | undefined): string[] => {
   const state = world.agent.state
   const { result, error } = run
@@ -55,11 +55,12 @@ const replyResultProblems = (world: World, run: Run, end: ReplyEndEvent | undefi
   }
   if (error) return [`reply() rejected: ${String(error)}`]
   if (!result) return ['reply() resolved to nothing']
-  if (end?.finished_reason === 'interrupted') {
+  if (end?.finished_reason === 'interrupted' || end?.finished_reason === 'exceed_max_iters') {
     const text = result.content[0]?.type === 'text' ? result.content[0].text : undefined
     const inContext = state.context.some((m) => isDeepStrictEqual(m, result))
-    if (result.id !== end.reply_id || result.finished_reason !== 'interrupted' || text !== DEFAULT_INTERRUPT_TEXT || inContext)
-      return [`an interrupted reply() resolved to ${JSON.stringify(result).slice(0, 200)}`]
+    const notice = end.finished_reason === 'interrupted' ? DEFAULT_INTERRUPT_TEXT : 'The maximum reasoning-acting iterations are exceeded.'
+    if (result.id !== end.reply_id || result.finished_reason !== end.finished_reason || text !== notice || inContext)
+      return [`an ${end.finished_reason} reply() resolved to ${JSON.stringify(result).slice(0, 200)}`]
     return []
   }
   const expected = end ? state.context.find((m) => m.id === end.reply_id) : state.reply_msg

@@ -55,7 +55,9 @@ test('a history that contradicts the log is refused with LOG_CONFLICT', async ()
 })
 
 test('pending interrupts refuse new input; resume must answer each exactly once; approve, edit, deny, cancel all', async () => {
-  const { agent } = makeAgent([[...callTool('c-1', 'delete_file', { path: '/a' }), ...callTool('c-2', 'delete_file', { path: '/b' })]], [askingTool(probe(), { safe: true })])
+  // Two asking tools: calls of one tool in a batch ask one at a time (AgentScope).
+  const { agent } = makeAgent([[...callTool('c-1', 'delete_file', { path: '/a' }), ...callTool('c-2', 'remove_file', { path: '/b' })]],
+    [askingTool(probe(), { safe: true }), askingTool(probe(), { name: 'remove_file', safe: true })])
   await collect(agent.replyStream(UserMsg({ content: 'delete' })))
   const reply_id = agent.state.reply_id
   assert.is(refusal(() => planRun(agent.state, run([{ id: 'u-9', role: 'user', content: 'other' }]))), 'REPLY_PAUSED')
