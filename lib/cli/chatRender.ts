@@ -54,7 +54,7 @@ export const chatRenderer = (write: (text: string) => void, paint: Painter) => {
           return out(paint.dim(`[${escapeControls(event.media_type)} from the model]\n`))
         case 'TOOL_RESULT_DATA_DELTA':
           newline()
-          return out(paint.dim(`[${escapeControls(event.media_type)}${event.data ? `, ${Math.round((event.data.length * 3) / 4 / 100) / 10} kB` : ''}]\n`))
+          return out(paint.dim(`[${escapeControls(event.media_type)}]\n`))
         case 'TOOL_RESULT_END':
           newline()
           return out(paint.dim(`${STATUS[event.state] ?? `[${event.state}]`}\n`))

@@ -72,7 +72,7 @@ const EXTERNAL: Demo = {
 const IMAGE: Demo = {
   tool: 'draw_chart', asks: /\b(image|chart|draw|picture)\b/i, input: { title: 'Replies per day' },
   intro: { page: 'Tools can return images too:', terminal: 'Tools can return images too:' },
-  after: (_, surface) => `${buttons(surface, 'The image is in the tool\'s card above.', 'The terminal shows its type and size; the web page (agentlog serve --scripted) shows the image.')} ${NEXT}`,
+  after: (_, surface) => `${buttons(surface, 'The image is in the tool\'s card above.', 'The terminal names its type; the web page (agentlog serve --scripted) shows the image.')} ${NEXT}`,
 }
 
 const SLOW: Demo = {
