@@ -2,7 +2,7 @@
 // next, in AgentScope's order. No open calls: end after a final answer, end with
 // exceed_max_iters once `cur_iter` (finished rounds) reaches maxIters, else call the model. Open
 // calls: the first unfinished batch (a run of concurrency-safe calls, or one other call) is
-// checked (input, then rules, then the tool's permission) and run, asked, submitted or answered.
+// checked (input, the tool's own deny, rules, then the tool's permission) and run, asked, submitted or answered.
 // With a structured output asked for (`output` names its tool), the reply ends once the value is
 // there; until then each model call is preceded by a reminder hint, the tool is forced from
 // maxIters on, and the reply ends with exceed_max_iters after the grace rounds.
@@ -82,7 +82,7 @@ export const planNextStep = (state: AgentState, { tools, maxIters, output = null
       actions.push({ kind: 'answer', call, state: 'error', text: call.name === output ? outputValidationError(parsed.issues ?? parsed.error) : parsed.error })
       continue
     }
-    const permission = call.state === 'allowed' ? 'allow' : decide(state, tool, call, parsed.input)
+    const permission = decide(state, tool, call, parsed.input)
     if (permission === 'deny') actions.push({ kind: 'answer', call, state: 'denied', text: denialText(call.name) })
     else if (permission === 'ask') {
       if (!askedTools.has(call.name)) actions.push({ kind: 'ask', call })
@@ -136,13 +136,24 @@ const parseInput = (tool: Tool, raw: string): Parsed => {
   return { ok: false, error: `Error: invalid arguments for "${tool.name}": ${issues}. Fix them and call the tool again.`, issues }
 }
 
-/** Granted rules first (the last matching one wins), then the tool's own permission. */
+/**
+ * The tool's own permission is final when it denies (or its check fails): no confirmation or rule
+ * runs such a call. Otherwise a confirmed call runs, then granted rules decide (the last matching
+ * one wins), then the tool's own answer.
+ */
 const decide = (state: AgentState, tool: Tool, call: ToolCallBlock, input: unknown): Permission | { error: string } => {
+  const own = ownPermission(state, tool, input)
+  if (own === 'deny' || typeof own !== 'string') return own
+  if (call.state === 'allowed') return 'allow'
   for (let i = state.permission_rules.length - 1; i >= 0; i--) {
     const rule = state.permission_rules[i]
     if (rule.tool_name !== tool.name || rule.behavior === 'passthrough') continue
     if (rule.rule_content === null || rule.rule_content === call.input || rule.rule_content === JSON.stringify(input)) return rule.behavior
   }
+  return own
+}
+
+const ownPermission = (state: AgentState, tool: Tool, input: unknown): Permission | { error: string } => {
   const { permission = 'allow' } = tool
   if (typeof permission === 'string') return permission
   let answer: unknown

@@ -101,7 +101,7 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent, loop: LoopState | null): Ms
       return event.tool_calls.reduce((m, sent) => updateCall(m, sent.id, (c) => c.state === 'allowed' ? { ...c, state: 'submitted' } : c), msg)
     case 'USER_CONFIRM_RESULT':
       return event.confirm_results.reduce((m, { confirmed, tool_call }) => !confirmed ? m
-        : updateCall(m, tool_call.id, (c) => c.state === 'asking' ? { ...c, name: tool_call.name, input: tool_call.input, state: 'allowed' } : c), msg)
+        : updateCall(m, tool_call.id, (c) => c.state === 'asking' ? { ...c, name: tool_call.name, input: tool_call.input, state: confirmedState(c, tool_call.name) } : c), msg)
     case 'TOOL_RESULT_START': {
       const callIndex = findBlockIndex(msg, 'tool_call', event.tool_call_id)
       const call = msg.content[callIndex] as ToolCallBlock | undefined
@@ -145,6 +145,9 @@ const newReplyMsg = (id: string, name: string, created_at: string): Msg => ({
   id, name, role: 'assistant', content: [], metadata: {}, created_at,
   usage: null, finished_at: null, finished_reason: null, structured_output: null, error: null,
 })
+
+/** A confirmed call runs; one its confirmation renamed is checked again like a fresh call (pending). */
+const confirmedState = (call: ToolCallBlock, name: string): ToolCallBlock['state'] => (name === call.name ? 'allowed' : 'pending')
 
 const updateCall = (msg: Msg, id: string, update: (call: ToolCallBlock) => ToolCallBlock): Msg =>
   replaceBlock(msg, findBlockIndex(msg, 'tool_call', id), update)

@@ -8,7 +8,7 @@ interface Reply {
   ended: boolean
   modelOpen: boolean
   blocks: Map<string, 'open' | 'closed'>
-  calls: Map<string, { streaming: boolean; asked: boolean; confirmed: boolean; result: 'none' | 'open' | 'closed'; submitted: boolean }>
+  calls: Map<string, { name: string; streaming: boolean; asked: boolean; confirmed: boolean; result: 'none' | 'open' | 'closed'; submitted: boolean }>
 }
 
 /** Every way `log` breaks the protocol, as '#seq TYPE: why' lines (none for a log the store wrote). */
@@ -78,7 +78,7 @@ const checkInReply = (reply: Reply, event: AgentEvent, fail: (why: string) => vo
     case 'TOOL_CALL_START':
       if (!reply.modelOpen) fail('no model call is open')
       if (reply.calls.has(event.tool_call_id)) fail(`call ${event.tool_call_id} started twice`)
-      reply.calls.set(event.tool_call_id, { streaming: true, asked: false, confirmed: false, result: 'none', submitted: false })
+      reply.calls.set(event.tool_call_id, { name: event.tool_call_name, streaming: true, asked: false, confirmed: false, result: 'none', submitted: false })
       return
     case 'TOOL_CALL_DELTA': case 'TOOL_CALL_END':
       if (!call(event.tool_call_id)?.streaming) fail(`call ${event.tool_call_id} is not streaming`)
@@ -92,9 +92,11 @@ const checkInReply = (reply: Reply, event: AgentEvent, fail: (why: string) => vo
       }
       return
     case 'USER_CONFIRM_RESULT':
-      for (const { tool_call } of event.confirm_results) {
+      for (const { tool_call, confirmed } of event.confirm_results) {
         const c = call(tool_call.id)
         if (!c?.asked || c.confirmed || c.result !== 'none') fail(`call ${tool_call.id} is not waiting for a confirmation`)
+        // A call renamed by its confirmation is checked again like a fresh one: it may be asked again.
+        else if (confirmed && tool_call.name !== c.name) Object.assign(c, { name: tool_call.name, asked: false })
         else c.confirmed = true
       }
       return

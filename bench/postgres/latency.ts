@@ -28,9 +28,13 @@ export const stopLatency = async (rounds = 30) => {
     remote.push(performance.now() - t)
     await owner.nextLine(from + 1)
 
+    // Interrupt a reply that has started (an interrupt while the session is still opening finds nothing to stop).
+    let started: () => void = () => {}
+    const running = new Promise<void>((resolve) => (started = resolve))
     const streaming = (async () => {
-      for await (const _ of hub.session('local').replyStream('go')) void _
+      for await (const _ of hub.session('local').replyStream('go')) started()
     })()
+    await running
     await sleep(20)
     t = performance.now()
     await hub.session('local').interrupt()

@@ -72,7 +72,7 @@ const scriptedAgent: AgentFactory = () => ({
 
 export const serve: Command = {
   summary: 'Serve agents over HTTP: the native event API and AG-UI 1.0.',
-  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--allow-host NAME]... [--remote-images] [--token T, better AGENTLOG_TOKEN=T]',
+  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… | nats://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--allow-host NAME]... [--remote-images] [--token T, better AGENTLOG_TOKEN=T]',
   async run(args, io) {
     const { values } = parse(args, {
       agent: { type: 'string' }, scripted: { type: 'boolean' }, store: { type: 'string' },

@@ -8,7 +8,7 @@ import type { SessionInfo } from '../hub/types.js'
 
 export const sessions: Command = {
   summary: 'list the sessions of a store with their status',
-  usage: 'agentlog sessions (DIR | postgres://…) [--schema NAME] [--json]',
+  usage: 'agentlog sessions (DIR | postgres://… | nats://…) [--schema NAME] [--json]',
   async run(args, io) {
     const { values, positionals } = parse(args, { schema: { type: 'string' }, json: { type: 'boolean' } }, ['STORE'])
     const store = await openStore(positionals[0], values.schema as string | undefined)

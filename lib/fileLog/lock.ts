@@ -44,6 +44,17 @@ export const acquireLock = (logPath: string, onStale: (holder: LockHolder | null
   throw locked(logPath, path, parseHolder(readText(path) ?? ''))
 }
 
+/** The lock file `path` exists and its holder is gone (the next writer would take it over). Reads it without blocking. */
+export const isStaleLock = async (path: string): Promise<boolean> => {
+  let text: string
+  try {
+    text = await fs.promises.readFile(path, 'utf8')
+  } catch {
+    return false
+  }
+  return isStale(path, parseHolder(text))
+}
+
 const create = (path: string, holder: LockHolder): boolean => {
   let fd: number
   try {

@@ -2,7 +2,8 @@
 // on demand (its owned log, an agent on it, a reply cut by a crash closed on restore) and closed
 // when idle or least recently used (lib/hub/live.ts). A request for a session that another process
 // owns goes to that owner through the store's routing, when it has one (postgresStore); otherwise
-// SESSION_BUSY. Handles (lib/hub/handle.ts) are cheap: nothing is kept per handle.
+// SESSION_BUSY. Handles (lib/hub/handle.ts) are cheap: nothing is kept per handle. A sweeper
+// (sweeper.ts) closes replies whose owner died, when the store can find them.
 import { createAgent, type Agent } from '../agent.js'
 import { AgentError, describe } from '../errors.js'
 import type { AgentEvent } from '../events.js'
@@ -10,10 +11,13 @@ import { checkSessionId } from '../stores/sessions.js'
 import { appliedBefore, execute, type Command } from './commands.js'
 import { sessionHandle } from './handle.js'
 import { LiveSessions, type LiveSession } from './live.js'
+import { DEFAULT_SWEEP_MS, startSweeper } from './sweeper.js'
 import type { Hub, HubOptions } from './types.js'
 
 export const DEFAULT_MAX_LIVE = 1000
 export const DEFAULT_IDLE_MS = 60_000
+/** Orphaned sessions reclaimed per sweep at most (the rest wait for the next one). */
+const SWEEP_BATCH = 100
 
 /** What a handle needs from its hub. */
 export interface HubCore {
@@ -30,15 +34,16 @@ export interface HubCore {
 export const isBusyElsewhere = (error: unknown): boolean =>
   error instanceof AgentError && error.code === 'SESSION_BUSY' && !(error.data as { here?: boolean } | undefined)?.here
 
-export const checkHubOptions = (options: HubOptions): Required<Pick<HubOptions, 'maxLive' | 'idleMs'>> => {
+export const checkHubOptions = (options: HubOptions): Required<Pick<HubOptions, 'maxLive' | 'idleMs' | 'sweepMs'>> => {
   if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `createHub expects { store, agent }; received ${describe(options)}.`)
-  const { store, agent, maxLive = DEFAULT_MAX_LIVE, idleMs = DEFAULT_IDLE_MS } = options
+  const { store, agent, maxLive = DEFAULT_MAX_LIVE, idleMs = DEFAULT_IDLE_MS, sweepMs = DEFAULT_SWEEP_MS } = options
   if (typeof store?.open !== 'function' || typeof store.list !== 'function')
     throw new AgentError('INVALID_OPTION', `createHub: store must be a SessionStore (memoryStore(), directoryStore(dir), postgresStore({ pool })); received ${describe(store)}.`)
   if (typeof agent !== 'function') throw new AgentError('INVALID_OPTION', `createHub: agent must be a function (session_id) => agent options; received ${describe(agent)}.`)
   if (!Number.isInteger(maxLive) || maxLive < 1) throw new AgentError('INVALID_OPTION', `createHub: maxLive must be a whole number of at least 1; received ${describe(maxLive)}.`)
   if (typeof idleMs !== 'number' || !(idleMs > 0)) throw new AgentError('INVALID_OPTION', `createHub: idleMs must be a number of milliseconds above 0; received ${describe(idleMs)}.`)
-  return { maxLive, idleMs }
+  if (sweepMs !== false && (typeof sweepMs !== 'number' || !(sweepMs >= 10))) throw new AgentError('INVALID_OPTION', `createHub: sweepMs must be a number of milliseconds of at least 10, or false; received ${describe(sweepMs)}.`)
+  return { maxLive, idleMs, sweepMs }
 }
 
 /** An observer of opened agents cannot break the opening: what it throws is dropped. */
@@ -51,10 +56,12 @@ const notify = (listener: (agent: Agent) => void, agent: Agent) => {
 }
 
 export const createHub = (options: HubOptions): Hub => {
-  const { maxLive, idleMs } = checkHubOptions(options)
+  const { maxLive, idleMs, sweepMs } = checkHubOptions(options)
   const { store } = options
   const opening = new Map<string, Promise<LiveSession>>()
   const closing = new Map<string, Promise<void>>()
+  /** Deletes in progress: a session is not opened until its delete is over (then NOT_FOUND). */
+  const deleting = new Map<string, Promise<void>>()
   const agentListeners = new Set<(agent: Agent) => void>()
   let closed = false
 
@@ -67,6 +74,7 @@ export const createHub = (options: HubOptions): Hub => {
   const live = new LiveSessions(maxLive, idleMs, evict)
 
   const open = async (session_id: string): Promise<LiveSession> => {
+    await deleting.get(session_id)?.catch(() => undefined)
     await closing.get(session_id)
     const log = await store.open(session_id)
     try {
@@ -137,16 +145,36 @@ export const createHub = (options: HubOptions): Hub => {
     },
   })
 
+  // A reply whose owner died: opening the session here closes it, then the session is let go.
+  const reclaim = async (session_id: string) => {
+    if (live.get(session_id) || opening.has(session_id) || deleting.has(session_id)) return
+    const session = await core.acquire(session_id)
+    if (session.users === 0 && session.agent.state.status !== 'running') await evict(session)
+  }
+  const sweeper = sweepMs !== false && store.orphans ? startSweeper(sweepMs, () => store.orphans!({ limit: SWEEP_BATCH }), reclaim) : null
+
   return {
     create: (o) => store.create(o),
     list: (o) => store.list(o),
     session: (session_id) => sessionHandle(core, checkSessionId(session_id)),
+    // A delete interrupts a reply running here (closing the session waits for its REPLY_END), then
+    // deletes under the session's lease; opening the session waits until the delete is over.
     async delete(session_id) {
       checkSessionId(session_id)
-      await opening.get(session_id)?.catch(() => undefined)
-      const session = live.get(session_id)
-      if (session) await evict(session)
-      await store.delete(session_id)
+      const previous = deleting.get(session_id)
+      const run = (async () => {
+        await previous?.catch(() => undefined)
+        await opening.get(session_id)?.catch(() => undefined)
+        const session = live.get(session_id)
+        if (session) await evict(session)
+        await store.delete(session_id)
+      })()
+      deleting.set(session_id, run)
+      try {
+        await run
+      } finally {
+        if (deleting.get(session_id) === run) deleting.delete(session_id)
+      }
     },
     onAgent(listener) {
       agentListeners.add(listener)
@@ -158,6 +186,7 @@ export const createHub = (options: HubOptions): Hub => {
       closed = true
       server?.stop()
       live.stop()
+      await sweeper?.stop()
       await Promise.allSettled([...opening.values()])
       await Promise.all(live.values().map(evict))
       await store.close()

@@ -15,9 +15,12 @@ export interface SessionInfo {
   session_id: string
   created_at: string
   updated_at: string
-  status: ReplyStatus
+  /** `damaged`: listed although its log or files cannot be read (see `damage`); the others are listed as usual. */
+  status: ReplyStatus | 'damaged'
   last_seq: number
   metadata: Record<string, unknown>
+  /** Why a `damaged` session cannot be read: the error's code (INVALID_LOG, ...) and message. */
+  damage?: { code: string; message: string }
   /** The first user message, on one line and shortened (stores/sessions.ts titleOf); absent before there is one. */
   title?: string
 }
@@ -39,10 +42,20 @@ export interface SessionStore {
   /** The events after `fromSeq`, then every event appended by any writer, in order, no gaps or duplicates. */
   follow(session_id: string, options?: { fromSeq?: number }): Observable<AgentEvent>
   info(session_id: string): Promise<SessionInfo>
+  /**
+   * Deletes the session under its lease: SESSION_BUSY while a writer holds it (here: `here: true`);
+   * no writer may open it meanwhile. Afterwards nothing of it remains, and a session created with
+   * that id starts empty.
+   */
   delete(session_id: string): Promise<void>
   close(): Promise<void>
   /** Optional: the state of a session, folded from its latest trusted snapshot (default: a fold of `read`). */
   state?(session_id: string): Promise<AgentState>
+  /**
+   * Optional: sessions whose log ends inside a running reply while no writer holds them (their
+   * owner died), at most `limit`. A hub opens each now and then, which closes the cut reply.
+   */
+  orphans?(options?: { limit?: number }): Promise<string[]>
   /** Optional: reaching the owner of a session in another process (postgresStore). */
   readonly routing?: SessionRouting
 }
@@ -86,6 +99,11 @@ export interface HubOptions {
   maxLive?: number
   /** A session unused this long is closed (its lease released). */
   idleMs?: number
+  /**
+   * How often to look for replies a dead owner left running (the store's `orphans`) and close them
+   * here as interrupted (default 1000 ms; false: never).
+   */
+  sweepMs?: number | false
 }
 
 /** The agent's surface for one session, wherever its owner runs. */

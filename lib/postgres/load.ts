@@ -9,7 +9,7 @@ import type { AgentEvent } from '../events.js'
 import { checkEvent } from '../fileLog/check.js'
 import type { SessionInfo } from '../hub/types.js'
 import { notFound, titleOf } from '../stores/sessions.js'
-import { initialState, type AgentState } from '../../reducers/state.js'
+import { initialState, type AgentState, type ReplyStatus } from '../../reducers/state.js'
 import { unavailable } from './errors.js'
 import type { Names } from './sql.js'
 
@@ -18,9 +18,12 @@ export type Queryable = Pick<Pool | PoolClient, 'query'>
 export const sha256 = (text: string): string => crypto.createHash('sha256').update(text).digest('hex')
 const stateKeys = Object.keys(initialState()).sort().join()
 
-interface SessionRow { session_id: string; created_at: Date; updated_at: Date; status: SessionInfo['status']; last_seq: string; metadata: Record<string, unknown>; first_message?: string | null }
+interface SessionRow { session_id: string; created_at: Date; updated_at: Date; status: ReplyStatus; last_seq: string; metadata: Record<string, unknown>; first_message?: string | null }
 
-export const toInfo = (row: SessionRow): SessionInfo => {
+/** A session's row: never `damaged` (the row is what listing reads). */
+export type RowInfo = SessionInfo & { status: ReplyStatus }
+
+export const toInfo = (row: SessionRow): RowInfo => {
   const title = row.first_message ? storedTitle(row.first_message) : undefined
   return {
     session_id: row.session_id, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(),
@@ -52,7 +55,7 @@ export const query = async <R extends object>(db: Queryable, n: Names, doing: st
   }
 }
 
-export const loadInfo = async (db: Queryable, n: Names, session_id: string): Promise<SessionInfo> => {
+export const loadInfo = async (db: Queryable, n: Names, session_id: string): Promise<RowInfo> => {
   const [row] = await query<SessionRow>(db, n, `reading session ${session_id}`, `SELECT ${SESSION_COLUMNS}, ${firstMessageColumn(n)} FROM ${n.sessions} s WHERE session_id = $1`, [session_id])
   if (!row) throw notFound(session_id)
   return toInfo(row)

@@ -69,6 +69,15 @@ const MIGRATIONS: Migration[] = [
     version: 3,
     up: (n) => `ALTER TABLE ${n.requests} ADD COLUMN after_seq bigint;`,
   },
+  {
+    // Paging in byte order whatever the database's collation (the listing's key), and the running
+    // sessions a sweeper looks at for a dead owner (see store.ts orphans()).
+    version: 4,
+    up: (n) => `
+      CREATE INDEX sessions_by_id_bytes ON ${n.sessions} (session_id COLLATE "C");
+      CREATE INDEX sessions_running ON ${n.sessions} (session_id) WHERE status = 'running';
+    `,
+  },
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

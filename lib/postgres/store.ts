@@ -15,7 +15,7 @@ import { firstMessageColumn, loadEvents, loadInfo, loadSnapshot, query, SESSION_
 import { pgLog, type PgLog } from './log.js'
 import { migrate } from './migrations.js'
 import { pgRouting } from './routing.js'
-import { names } from './sql.js'
+import { leaseKey, names } from './sql.js'
 import { Writer, type CommitInfo } from './writer.js'
 
 export interface PostgresStoreOptions {
@@ -118,7 +118,7 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
       checkOpen()
       const { limit, after } = checkPage(o)
       const rows = await query<Parameters<typeof toInfo>[0]>(pool, n, 'listing sessions',
-        `SELECT ${SESSION_COLUMNS}, ${firstMessageColumn(n)} FROM ${n.sessions} s WHERE $1::text IS NULL OR session_id > $1 ORDER BY session_id COLLATE "C" LIMIT $2`, [after ?? null, limit + 1])
+        `SELECT ${SESSION_COLUMNS}, ${firstMessageColumn(n)} FROM ${n.sessions} s WHERE $1::text IS NULL OR session_id COLLATE "C" > $1 ORDER BY session_id COLLATE "C" LIMIT $2`, [after ?? null, limit + 1])
       return pageOf(rows.map(toInfo), limit)
     },
     async create(o = {}) {
@@ -142,18 +142,36 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
       const snapshot = every ? await loadSnapshot(pool, n, id, info.last_seq) : null
       return replay(await loadEvents(pool, n, id, snapshot?.seq ?? 0), snapshot?.state)
     },
+    // Under the session's lease, reserved in `owned` first: the lease is one connection's lock,
+    // which PostgreSQL lets that connection take twice, so an open here must not slip in meanwhile.
     async delete(session_id) {
       const id = check(session_id)
       if (owned.has(id)) throw sessionBusy(id, 'an agent in this process', true)
-      if (!(await lease.lock(id))) throw sessionBusy(id, 'another process')
+      owned.set(id, null)
+      let locked = false
       try {
+        locked = await lease.lock(id)
+        if (!locked) throw sessionBusy(id, 'another process')
         await loadInfo(pool, n, id)
         await query(pool, n, `deleting session ${id}`,
           `WITH e AS (DELETE FROM ${n.events} WHERE session_id = $1), s AS (DELETE FROM ${n.snapshots} WHERE session_id = $1), r AS (DELETE FROM ${n.requests} WHERE session_id = $1)
            DELETE FROM ${n.sessions} WHERE session_id = $1`, [id])
       } finally {
-        await lease.unlock(id)
+        if (locked) await lease.unlock(id)
+        owned.delete(id)
       }
+    },
+    // Running sessions whose lease no connection holds (a session-level advisory lock on a bigint
+    // shows in pg_locks as classid = its high 32 bits, objid = its low 32 bits, objsubid = 1).
+    async orphans({ limit = 100 } = {}) {
+      checkOpen()
+      const rows = await query<{ session_id: string }>(pool, n, 'looking for replies whose owner died',
+        `SELECT s.session_id FROM ${n.sessions} s WHERE s.status = 'running' AND NOT EXISTS (
+           SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
+             AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+             AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended($1 || s.session_id, 0))
+         LIMIT $2`, [leaseKey(schema, ''), limit])
+      return rows.map((r) => r.session_id).filter((id) => !owned.has(id))
     },
     routing: pgRouting(pool, n, listener),
     async close() {

@@ -1,20 +1,30 @@
 // directoryStore(dir): one JSONL file log per session (lib/fileLog.ts), the embedded default (Node
 // only, from `agentlog/node`). `ID.jsonl` is the log, `ID.session.json` the session's creation time
-// and metadata; the file log's lock makes one writer per session (SESSION_BUSY for another). Appends
-// by this process's writers reach its followers at once; ids are checked before they name a file.
+// and metadata, `ID.jsonl.summary` what listing needs (summary.ts: listing reads no whole log); the
+// file log's lock makes one writer per session (SESSION_BUSY for another). Appends by this
+// process's writers reach its followers at once; ids are checked before they name a file. A
+// session whose files are damaged is listed as `damaged` with the error's code, beside the others.
 import fs from 'node:fs'
+import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { Observable, Subject } from 'rxjs'
 import { AgentError, describe } from '../errors.js'
 import type { AgentEvent } from '../events.js'
 import { fileLog, type FileLogOptions } from '../fileLog.js'
+import { realLogPath } from '../fileLog/identity.js'
+import { acquireLock, isStaleLock, type Lock } from '../fileLog/lock.js'
 import { readLogFile } from '../fileLog/read.js'
 import type { LogStore } from '../log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
-import type { ReplyStatus } from '../../reducers/state.js'
-import { checkMetadata, checkPage, checkSessionId, notFound, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
+import { checkMetadata, checkPage, checkSessionId, damagedInfo, notFound, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
+import { saveSummary, saveSummarySync, summarize, summaryPath, type Summary } from './summary.js'
 
 const META = '.session.json'
+const LOCK = '.jsonl.lock'
+/** Sessions summarized at once while listing. */
+const LIST_CONCURRENCY = 16
+/** A reader that read this many bytes past a saved summary saves a new one. */
+const SAVE_AFTER_BYTES = 64 * 1024
 
 export interface DirectoryStoreOptions {
   /** Passed to each session's fileLog (durability, snapshots). */
@@ -47,22 +57,46 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
     if (s && !s.observed && !writers.has(id)) appended.delete(id)
   }
 
-  const info = (id: string): SessionInfo => {
-    const meta = JSON.parse(fs.readFileSync(metaPath(id), 'utf8')) as { created_at: string; metadata: Record<string, unknown> }
-    const all = events(id)
-    let status: ReplyStatus = 'idle'
-    for (const event of all) status = statusAfter(status, event.type)
-    const updated_at = fs.existsSync(logPath(id)) ? fs.statSync(logPath(id)).mtime.toISOString() : meta.created_at
-    const title = all.map(titleOf).find((t) => t !== undefined)
-    return { session_id: id, created_at: meta.created_at, updated_at, status, last_seq: all.length, metadata: meta.metadata, ...(title === undefined ? {} : { title }) }
+  /** The session's info from its metadata file and its summary (never a fold of the log). */
+  const readMeta = async (id: string) => {
+    const meta = JSON.parse(await fsp.readFile(metaPath(id), 'utf8')) as { created_at: string; metadata: Record<string, unknown> }
+    if (typeof meta?.created_at !== 'string') throw new AgentError('INVALID_LOG', `${metaPath(id)} is not a session's metadata file.`)
+    return meta
+  }
+  const info = async (id: string): Promise<SessionInfo> => {
+    const meta = await readMeta(id)
+    const summary = await summarize(logPath(id), meta.created_at)
+    if (summary.read >= SAVE_AFTER_BYTES && !writers.has(id)) {
+      await saveSummary(logPath(id), summary)
+      if (!fs.existsSync(metaPath(id))) await fsp.rm(summaryPath(logPath(id)), { force: true }) // deleted meanwhile
+    }
+    const updated_at = summary.mtime?.toISOString() ?? meta.created_at
+    return { session_id: id, created_at: meta.created_at, updated_at, status: summary.status, last_seq: summary.last_seq, metadata: meta.metadata ?? {}, ...(summary.title === undefined ? {} : { title: summary.title }) }
+  }
+  /** A listed session: its info, or what is known of it and why it is damaged. */
+  const listed = async (id: string): Promise<SessionInfo> => {
+    try {
+      return await info(id)
+    } catch (error) {
+      return damagedInfo(id, error)
+    }
   }
 
-  const owned = (id: string, log: LogStore): LogStore => ({
+  /** The writer's log: appends also reach this process's followers, and keep the summary current. */
+  const owned = (id: string, log: LogStore, summary: Summary): LogStore => ({
     get events() {
       return log.events
     },
     append(batch, position) {
       log.append(batch, position)
+      let status = summary.status
+      for (const event of batch) status = statusAfter(status, event.type)
+      summary.title ??= batch.map(titleOf).find((t) => t !== undefined) // a user message also changes the status: saved below
+      summary.last_seq = position.expectedSeq + batch.length
+      if (status !== summary.status) {
+        summary.status = status
+        saveSummarySync(logPath(id), { ...summary, size: fs.statSync(logPath(id)).size })
+      }
       const s = appended.get(id)
       if (s) for (const event of batch) s.next(event)
     },
@@ -73,6 +107,8 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
       if (writers.get(id) !== this) return
       writers.delete(id)
       forget(id)
+      // Saved while the lock is held: a summary written after a delete could outlive the session.
+      saveSummarySync(logPath(id), { ...summary, size: fs.statSync(logPath(id)).size })
       await log.close()
     },
   })
@@ -81,9 +117,11 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
     async list(options) {
       if (closed) throw new AgentError('CLOSED', `The session store ${dir} is closed; create a new one.`)
       const { limit, after } = checkPage(options)
-      const ids = fs.readdirSync(dir).filter((f) => f.endsWith(META)).map((f) => f.slice(0, -META.length))
+      const ids = (await fsp.readdir(dir)).filter((f) => f.endsWith(META)).map((f) => f.slice(0, -META.length))
         .filter((id) => after === undefined || id > after).sort().slice(0, limit + 1)
-      return pageOf(ids.map(info), limit)
+      const items: SessionInfo[] = []
+      for (let i = 0; i < ids.length; i += LIST_CONCURRENCY) items.push(...await Promise.all(ids.slice(i, i + LIST_CONCURRENCY).map(listed)))
+      return pageOf(items, limit)
     },
     async create(options = {}) {
       if (closed) throw new AgentError('CLOSED', `The session store ${dir} is closed; create a new one.`)
@@ -92,6 +130,7 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
       const created_at = new Date().toISOString()
       try {
         fs.writeFileSync(metaPath(id), `${JSON.stringify({ created_at, metadata })}\n`, { flag: 'wx', mode: 0o600 })
+        fs.rmSync(summaryPath(logPath(id)), { force: true }) // one a reader left behind a delete (of another session of this id)
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw sessionExists(id)
         throw error
@@ -108,7 +147,14 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
         if (error instanceof AgentError && error.code === 'LOG_LOCKED') throw sessionBusy(id, 'another process')
         throw error
       }
-      const writer = owned(id, log)
+      let summary: Summary
+      try {
+        summary = await summarize(logPath(id), (await readMeta(id)).created_at)
+      } catch (error) {
+        await log.close()
+        throw error
+      }
+      const writer = owned(id, log, summary)
       writers.set(id, writer)
       return writer
     },
@@ -135,13 +181,38 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
     async info(session_id) {
       return info(check(session_id))
     },
+    // Running sessions whose lock a dead process left (a crash: the next writer takes it over).
+    async orphans({ limit = 100 } = {}) {
+      if (closed) throw new AgentError('CLOSED', `The session store ${dir} is closed; create a new one.`)
+      const found: string[] = []
+      for (const file of await fsp.readdir(dir)) {
+        if (found.length >= limit) break
+        const id = file.endsWith(LOCK) ? file.slice(0, -LOCK.length) : ''
+        if (!id || writers.has(id) || !(await isStaleLock(path.join(dir, file))) || !fs.existsSync(metaPath(id))) continue
+        const summary = await readMeta(id).then((meta) => summarize(logPath(id), meta.created_at)).catch(() => null)
+        if (summary?.status === 'running') found.push(id)
+      }
+      return found
+    },
     async delete(session_id) {
       const id = check(session_id)
       if (writers.has(id)) throw sessionBusy(id, 'an agent in this process', true)
-      if (fs.existsSync(`${logPath(id)}.lock`)) throw sessionBusy(id, 'another process')
-      fs.rmSync(logPath(id), { force: true })
-      fs.rmSync(`${logPath(id)}.snapshot`, { force: true })
-      fs.rmSync(metaPath(id))
+      // Under the writer's lock, so no process opens the log while its files go.
+      let lock: Lock
+      try {
+        lock = acquireLock(realLogPath(logPath(id)), () => undefined)
+      } catch (error) {
+        if (error instanceof AgentError && error.code === 'LOG_LOCKED') throw sessionBusy(id, 'another process')
+        throw error
+      }
+      try {
+        fs.rmSync(metaPath(id))
+        fs.rmSync(logPath(id), { force: true })
+        fs.rmSync(`${logPath(id)}.snapshot`, { force: true })
+        fs.rmSync(summaryPath(logPath(id)), { force: true })
+      } finally {
+        lock.release()
+      }
       appended.get(id)?.complete()
       appended.delete(id)
     },

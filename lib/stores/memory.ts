@@ -6,10 +6,11 @@ import { AgentError } from '../errors.js'
 import type { AgentEvent } from '../events.js'
 import type { LogStore } from '../log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
+import type { ReplyStatus } from '../../reducers/state.js'
 import { checkMetadata, checkPage, checkSessionId, notFound, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
 
 interface Session {
-  info: SessionInfo
+  info: SessionInfo & { status: ReplyStatus }
   events: AgentEvent[]
   appended: Subject<AgentEvent>
   writer: LogStore | null
@@ -79,7 +80,7 @@ export const memoryStore = (): SessionStore => {
       const metadata = checkMetadata(options.metadata)
       if (sessions.has(session_id)) throw sessionExists(session_id)
       const now = new Date().toISOString()
-      const info: SessionInfo = { session_id, created_at: now, updated_at: now, status: 'idle', last_seq: 0, metadata }
+      const info: Session['info'] = { session_id, created_at: now, updated_at: now, status: 'idle', last_seq: 0, metadata }
       sessions.set(session_id, { info, events: [], appended: new Subject(), writer: null })
       return { ...info }
     },

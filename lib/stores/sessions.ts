@@ -2,7 +2,7 @@
 // store makes file names of them), the status a session's events leave it in (kept per append, so
 // listing never folds a log), the title a session's first user message gives it, and paging over
 // session ids in order.
-import { AgentError, describe } from '../errors.js'
+import { AgentError, describe, messageOf } from '../errors.js'
 import type { ReplyStatus } from '../../reducers/state.js'
 import type { AgentEvent } from '../events.js'
 import type { Page, SessionInfo } from '../hub/types.js'
@@ -15,10 +15,23 @@ export const checkSessionId = (session_id: unknown): string => {
   throw new AgentError('INVALID_SESSION_ID', `A session id is 1 to 128 characters of letters, digits, "_", "." and "-", starting with a letter or digit; received ${describe(session_id)}.`)
 }
 
+/**
+ * A copy of session metadata as JSON; refuses anything but a plain object (INVALID_OPTION), and
+ * the NUL character in any key or string (INVALID_INPUT: PostgreSQL's JSON cannot hold it, so no
+ * store takes it).
+ */
 export const checkMetadata = (metadata: unknown): Record<string, unknown> => {
   if (metadata === undefined) return {}
-  if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)) return JSON.parse(JSON.stringify(metadata)) as Record<string, unknown>
-  throw new AgentError('INVALID_OPTION', `Session metadata must be a plain object; received ${describe(metadata)}.`)
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+    throw new AgentError('INVALID_OPTION', `Session metadata must be a plain object; received ${describe(metadata)}.`)
+  let nul = false
+  const json = JSON.stringify(metadata, (key: string, value: unknown) => {
+    if (key.includes('\0') || (typeof value === 'string' && value.includes('\0'))) nul = true
+    return value
+  })
+  if (nul)
+    throw new AgentError('INVALID_INPUT', 'Session metadata must not contain the NUL character (\\u0000) in a key or a string; remove it or encode the value (e.g. base64).')
+  return JSON.parse(json) as Record<string, unknown>
 }
 
 /** The status of a session after an event of `type` (the reducers derive the same at rest). */
@@ -64,6 +77,14 @@ export const checkPage = (options: { limit?: number; after?: string } = {}): { l
 /** A page of sessions in id order, given one more than `limit` (the extra one says a next page exists). */
 export const pageOf = (items: SessionInfo[], limit: number): Page<SessionInfo> =>
   items.length > limit ? { items: items.slice(0, limit), next: items[limit - 1].session_id } : { items }
+
+/** A listed session whose files cannot be read: status `damaged`, and the error's code and message. */
+export const damagedInfo = (session_id: string, error: unknown): SessionInfo => {
+  const code = error instanceof AgentError ? error.code : 'INVALID_LOG'
+  const message = error instanceof AgentError ? error.message : `The session's files cannot be read: ${messageOf(error)}`
+  const epoch = new Date(0).toISOString()
+  return { session_id, created_at: epoch, updated_at: epoch, status: 'damaged', last_seq: 0, metadata: {}, damage: { code, message } }
+}
 
 export const notFound = (session_id: string): AgentError =>
   new AgentError('NOT_FOUND', `There is no session ${session_id}; create it first (store.create({ session_id }) or hub.create).`, { session_id })

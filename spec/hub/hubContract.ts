@@ -22,6 +22,8 @@ const collect = async (stream: AsyncIterable<OutputEvent>) => {
 export interface HubContractOptions {
   /** Whether a session that is not open holds a lease: a second store on the same place can open it. */
   reopen?: (store: SessionStore, session_id: string) => Promise<void>
+  /** How many rows, files or entries of the session the store still holds anywhere (after a delete: 0). */
+  remains?: (store: SessionStore, session_id: string) => Promise<number>
 }
 
 export const hubContract = (name: string, make: () => Promise<SessionStore>, extra: HubContractOptions = {}) => {
@@ -194,6 +196,37 @@ export const hubContract = (name: string, make: () => Promise<SessionStore>, ext
     await hub.session('s2').reply('hi')
     await hub.close()
     await code(hub.session('s2').reply('again'), 'CLOSED')
+  })
+
+  test('delete racing a reply on the same session: the reply ends or never starts, nothing of the session remains, a new one of that id starts empty', async () => {
+    await start()
+    const settle = (p: Promise<unknown>) => p.then(() => null, (error: AgentError) => error.code ?? String(error))
+    for (let round = 0; round < 20; round++) {
+      const id = `race-${round}`
+      await hub.create({ session_id: id })
+      await hub.session(id).reply('before')
+      // Either call first, at once or a moment later.
+      const reply = () => settle(hub.session(id).reply(round % 2 ? 'stream 20' : 'slow 2000'))
+      const deleteFirst = round % 2 === 0
+      const first = deleteFirst ? settle(hub.delete(id)) : reply()
+      if (round % 4 >= 2) await sleep(round % 3)
+      const second = deleteFirst ? reply() : settle(hub.delete(id))
+      const [deleted, replied] = deleteFirst ? [await first, await second] : [await second, await first]
+      assert.ok(replied === null || ['NOT_FOUND', 'CLOSED'].includes(replied), `the reply ended or was refused: ${replied}`)
+      if (deleted !== null) {
+        assert.is(deleted, 'SESSION_BUSY', `a delete that fails says so: ${deleted}`)
+        continue
+      }
+      await code(hub.session(id).state(), 'NOT_FOUND')
+      await sleep(10)
+      if (extra.remains) assert.is(await extra.remains(store, id), 0, 'nothing of the deleted session remains')
+      await hub.create({ session_id: id })
+      await hub.session(id).reply('after')
+      const events = await store.read(id)
+      assert.ok(!JSON.stringify(events).includes('before'), 'the new session holds nothing of the deleted one')
+      assert.is(events[0].type, 'USER_MESSAGE')
+      assert.equal(checkLog(events).violations, [])
+    }
   })
 
   return test

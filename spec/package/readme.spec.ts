@@ -1,8 +1,8 @@
 // The README is a set of programs (issue 22 items 6, 8, 9): the packed tarball is installed with
 // zod and rxjs into a new ES module project (npm, from the local cache where it can), and there every
 // ```ts block that is a complete program runs as written, and every example a block names as its
-// complete program runs too. The optional peers the README asks for (pg, the MCP SDK) come from this
-// repository. Also: every package a block imports is one the project declares; the tarball has no
+// complete program runs too. The optional peers the README asks for (pg, the MCP SDK, OpenTelemetry,
+// NATS) come from this repository. Also: every package a block imports is one the project declares; the tarball has no
 // `prepare` script; `agentlog serve --agent ./agent.ts` from the installed package loads TypeScript
 // through the project's tsx, and says in one line what to do when the project has none.
 import { execFile, spawn } from 'node:child_process'
@@ -13,6 +13,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { blockParts, expectations, tsBlocks } from '../helpers/readme.js'
 import { npm, packed, root } from '../helpers/packed.js'
+import { NATS_URL, natsAvailable } from '../nats/helpers/server.js'
 import { postgresAvailable } from '../postgres/helpers/db.js'
 
 const test = suite('package/readme')
@@ -21,22 +22,26 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8')
 const blocks = tsBlocks(readme).map(blockParts)
 const repoManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 /** Optional peers and tools the README asks a reader to install, taken from this repository. */
-const FROM_REPOSITORY = ['pg', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server-everything', ...Object.keys(repoManifest.devDependencies).filter((name) => name.startsWith('@opentelemetry/'))]
+const FROM_REPOSITORY = ['pg', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server-everything', ...Object.keys(repoManifest.devDependencies).filter((name) => /^@(opentelemetry|nats-io)\//.test(name))]
 let project = ''
 let tarball = ''
 const outcomes = new Map<string, Promise<Outcome>>()
 
 const complete = blocks.filter((b) => b.example === null)
 const named = [...new Set(blocks.flatMap((b) => (b.example ? [b.example] : [])))]
+/** A block that needs a service (PostgreSQL, NATS) runs only where it is up; the skip is noted like the services' own specs. */
 const needsDatabase = (code: string) => code.includes("from 'pg'")
+const needsNats = (code: string) => code.includes("from 'agentlog/nats'")
 const database = complete.some((b) => needsDatabase(b.code)) ? postgresAvailable('spec/package/readme.spec.ts') : true
+const nats = complete.some((b) => needsNats(b.code)) ? natsAvailable('spec/package/readme.spec.ts') : true
+const runnable = (code: string) => (!needsDatabase(code) || database) && (!needsNats(code) || nats)
 
 interface Outcome { code: number | null; stdout: string; stderr: string }
 
 const run = (args: string[], env: Record<string, string> = {}, ms = 60_000): Promise<Outcome> => new Promise((resolve) => {
   const child = spawn(process.execPath, args, {
     cwd: project,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', DATABASE_URL: process.env.DATABASE_URL ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', DATABASE_URL: process.env.DATABASE_URL ?? '', NATS_URL, ...env },
   })
   const outcome: Outcome = { code: null, stdout: '', stderr: '' }
   child.stdout.on('data', (d) => (outcome.stdout += d))
@@ -72,7 +77,7 @@ test.before(async () => {
     ...named.map((example): [string, () => void] => [example, () => copyFileSync(join(root, example), join(project, example))]),
   ]
   programs.forEach(([file, write], i) => {
-    if (file.startsWith('readme-') && needsDatabase(complete[Number(file.slice(7, -3)) - 1].code) && !database) return
+    if (file.startsWith('readme-') && !runnable(complete[Number(file.slice(7, -3)) - 1].code)) return
     write()
     const outcome = lanes[i % 2].then(() => run([tsx, file]))
     lanes[i % 2] = outcome
@@ -112,7 +117,7 @@ test('the README has complete programs and names complete examples for its fragm
 
 complete.forEach((block, i) => {
   test(`README block ${i + 1} of the complete programs runs as written (${block.code.split('\n')[0].slice(0, 60)}…)`, async () => {
-    if (needsDatabase(block.code) && !database) return
+    if (!runnable(block.code)) return
     const outcome = await outcomes.get(`readme-${i + 1}.ts`)!
     assert.is(outcome.code, 0, `${report(outcome)}\n--- the block ---\n${block.code}`)
     assert.ok(outcome.stdout.trim().length > 0, `printed nothing\n${report(outcome)}`)

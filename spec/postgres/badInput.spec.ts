@@ -5,7 +5,7 @@
 import pg from 'pg'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { AgentError, createHub, UserMsg, createAgent } from '../../lib/index.js'
+import { AgentError, createHub, createServer, UserMsg, createAgent } from '../../lib/index.js'
 import { postgresStore, SCHEMA_VERSION } from '../../lib/postgres.js'
 import { checkLog } from '../../lib/logCheck.js'
 import { sessionAgent, sessionModel, sessionTools } from '../helpers/sessionModel.js'
@@ -142,8 +142,26 @@ test('a damaged row is INVALID_LOG naming the event; a stale or damaged snapshot
   await admin(`UPDATE "${store.schema}".events SET body = '{"type":' WHERE session_id = 's1' AND seq = 3`)
   const damaged = await code(reader.read('s1'), 'INVALID_LOG')
   assert.match(damaged!.message, /Event 3/)
+  await reader.create({ session_id: 's2' })
+  assert.equal((await reader.list()).items.map((s) => s.session_id), ['s1', 's2'], 'listing reads no event: a damaged log does not fail it')
   await reader.close()
   await store.close()
+})
+
+test('session metadata holding NUL (which PostgreSQL JSON cannot store) is 400 INVALID_INPUT through the server, not an outage', async () => {
+  const store = await freshStore()
+  const hub = createHub({ store, agent: sessionAgent(1) })
+  try {
+    const response = await createServer({ hub })(new Request('http://127.0.0.1/sessions', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session_id: 'n1', metadata: { note: 'a\u0000b' } }),
+    }))
+    assert.is(response.status, 400)
+    assert.is(((await response.json()) as { code: string }).code, 'INVALID_INPUT')
+    await code(store.info('n1'), 'NOT_FOUND')
+    assert.ok(await hub.create({ session_id: 'n1', metadata: { note: 'a\\u0000b' } }), 'an escaped backslash is not a NUL')
+  } finally {
+    await hub.close()
+  }
 })
 
 if (postgresAvailable('spec/postgres/badInput.spec.ts')) test.run()

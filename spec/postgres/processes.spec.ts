@@ -7,40 +7,23 @@ import { isDeepStrictEqual } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createHub, replay } from '../../lib/index.js'
-import type { PostgresStore } from '../../lib/postgres.js'
 import { checkLog } from '../../lib/logCheck.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
-import { startHubChild, type HubChild } from './helpers/children.js'
-import { admin, dropSchemas, freshStore, newSchema, postgresAvailable } from './helpers/db.js'
+import { withChildren } from './helpers/children.js'
+import { admin, postgresAvailable } from './helpers/db.js'
 
 const test = suite('postgres/processes')
-let store: PostgresStore
-let schema: string
-const children: HubChild[] = []
-const child = async () => {
-  const c = await startHubChild(schema)
-  children.push(c)
-  return c
-}
-
-test.before.each(async () => {
-  schema = newSchema()
-  store = await freshStore({}, schema)
-})
-test.after.each(async () => {
-  for (const c of children.splice(0)) await c.kill()
-  await store.close()
-})
-test.after(dropSchemas)
+const pg = withChildren(test)
+const child = () => pg.child()
 
 test('a reply started in A is interrupted through B: A\'s reply ends interrupted, B resolves after REPLY_END is committed', async () => {
-  await store.create({ session_id: 's1' })
+  await pg.store.create({ session_id: 's1' })
   const [a, b] = await Promise.all([child(), child()])
   const reply = a.request('reply', 's1', { input: 'slow 10000' })
   await a.waitFor((l) => l.id === reply.id && l.event === 'TOOL_RESULT_START')
   const interrupted = await b.request('interrupt', 's1').answer
   assert.ok(interrupted.ok, JSON.stringify(interrupted))
-  const events = await store.read('s1')
+  const events = await pg.store.read('s1')
   const end = events.at(-1)!
   assert.is(end.type === 'REPLY_END' && end.finished_reason, 'interrupted', 'REPLY_END is in the database when B resolves')
   const answer = await reply.answer
@@ -49,7 +32,7 @@ test('a reply started in A is interrupted through B: A\'s reply ends interrupted
 })
 
 test('a reply paused in A is approved through C after A has exited, and completes', async () => {
-  await store.create({ session_id: 's1' })
+  await pg.store.create({ session_id: 's1' })
   const a = await child()
   const asked = await a.request('reply', 's1', { input: 'ask /tmp/a' }).answer
   assert.is((asked.types as string[]).at(-1), 'REQUIRE_USER_CONFIRM')
@@ -59,8 +42,8 @@ test('a reply paused in A is approved through C after A has exited, and complete
   const approved = await c.request('approve', 's1').answer
   assert.ok(approved.ok, JSON.stringify(approved))
   assert.is((approved.events as string[])[0], 'USER_CONFIRM_RESULT')
-  for (let i = 0; i < 100 && (await store.info('s1')).status !== 'idle'; i++) await new Promise((r) => setTimeout(r, 20))
-  const events = await store.read('s1')
+  for (let i = 0; i < 100 && (await pg.store.info('s1')).status !== 'idle'; i++) await new Promise((r) => setTimeout(r, 20))
+  const events = await pg.store.read('s1')
   assert.equal(checkLog(events).violations, [])
   const end = events.at(-1)!
   assert.is(end.type === 'REPLY_END' && end.finished_reason, 'completed')
@@ -68,7 +51,7 @@ test('a reply paused in A is approved through C after A has exited, and complete
 })
 
 test('the owner SIGKILLed mid-reply 20 times: nothing acknowledged is lost, the next owner closes the reply, replay equals the state', async () => {
-  await store.create({ session_id: 's1' })
+  await pg.store.create({ session_id: 's1' })
   const acked = new Map<number, string>()
   // The next owner starts while the current one runs (it touches nothing until asked).
   let next = child()
@@ -78,14 +61,13 @@ test('the owner SIGKILLed mid-reply 20 times: nothing acknowledged is lost, the 
     const loop = owner.request('loop', 's1', { input: 'stream 12' })
     await owner.waitFor((l) => l.id === loop.id && l.acked !== undefined)
     await new Promise((r) => setTimeout(r, Math.random() * 120))
-    await owner.kill('SIGKILL')
-    children.splice(children.indexOf(owner), 1)
+    await pg.kill(owner)
     for (const l of owner.lines) if (l.acked !== undefined) acked.set(l.acked, l.reply_id!)
   }
-  const hub = createHub({ store, agent: sessionAgent(1) })
+  const hub = createHub({ store: pg.store, agent: sessionAgent(1) })
   const handle = hub.session('s1')
   await handle.reply('after the crashes')
-  const events = await store.read('s1')
+  const events = await pg.store.read('s1')
   for (const [seq, reply_id] of acked) {
     const event = events[seq - 1]
     assert.ok(event?.type === 'REPLY_END' && event.reply_id === reply_id, `acknowledged REPLY_END ${seq} is stored`)
@@ -99,16 +81,16 @@ test('the owner SIGKILLed mid-reply 20 times: nothing acknowledged is lost, the 
 })
 
 test('a request waiting for an owner that dies is answered by the caller taking the session over', async () => {
-  await store.create({ session_id: 's1' })
+  await pg.store.create({ session_id: 's1' })
   const a = await child()
   const asked = await a.request('reply', 's1', { input: 'ask /tmp/q' }).answer
   assert.is((asked.types as string[]).at(-1), 'REQUIRE_USER_CONFIRM')
   process.kill(a.pid, 'SIGSTOP') // the owner hangs, holding its lease
-  const hub = createHub({ store, agent: sessionAgent(1) })
+  const hub = createHub({ store: pg.store, agent: sessionAgent(1) })
   const call = (await hub.session('s1').state()).waiting_for[0]
   const approving = hub.session('s1').approve(call.id)
   await new Promise((r) => setTimeout(r, 300))
-  const [row] = await admin<{ n: string }>(`SELECT count(*) AS n FROM "${schema}".requests WHERE NOT done`)
+  const [row] = await admin<{ n: string }>(`SELECT count(*) AS n FROM "${pg.schema}".requests WHERE NOT done`)
   assert.is(Number(row.n), 1, 'the request waits in its row')
   await a.kill('SIGKILL')
   const caused = await approving
@@ -119,14 +101,14 @@ test('a request waiting for an owner that dies is answered by the caller taking 
 test('two processes racing to own one session: exactly one writes', async () => {
   for (let round = 0; round < 5; round++) {
     const id = `race-${round}`
-    await store.create({ session_id: id })
+    await pg.store.create({ session_id: id })
     const [a, b] = await Promise.all([child(), child()])
     const answers = await Promise.all([a.request('open', id).answer, b.request('open', id).answer])
     assert.is(answers.filter((x) => x.owner === true).length, 1, JSON.stringify(answers))
     assert.is(answers.find((x) => x.owner === false)?.code, 'SESSION_BUSY')
-    const events = await store.read(id)
+    const events = await pg.store.read(id)
     assert.is(events.length, 1, 'one event, by the owner')
-    for (const c of children.splice(0)) await c.kill()
+    await pg.killAll()
   }
 })
 

@@ -1,5 +1,6 @@
 // The session-store contract and the hub contract on the real PostgreSQL server.
-import { dropSchemas, freshStore, postgresAvailable } from './helpers/db.js'
+import type { PostgresStore } from '../../lib/postgres.js'
+import { admin, dropSchemas, freshStore, postgresAvailable } from './helpers/db.js'
 import { storeContract } from '../stores/contract.js'
 import { hubContract } from '../hub/hubContract.js'
 
@@ -7,7 +8,14 @@ if (postgresAvailable('spec/postgres/store.spec.ts')) {
   const stores = storeContract('postgres', () => freshStore({ snapshots: { every: 5 } }), { snapshotEvery: 5 })
   stores.after(dropSchemas)
   stores.run()
-  const hubs = hubContract('postgres', () => freshStore())
+  const hubs = hubContract('postgres', () => freshStore(), {
+    async remains(store, session_id) {
+      const schema = (store as PostgresStore).schema
+      const [row] = await admin<{ n: string }>(['sessions', 'events', 'snapshots', 'requests']
+        .map((table) => `SELECT count(*) AS n FROM "${schema}".${table} WHERE session_id = $1`).join(' UNION ALL ').replace(/^/, 'SELECT sum(n) AS n FROM (') + ') t', [session_id])
+      return Number(row.n)
+    },
+  })
   hubs.after(dropSchemas)
   hubs.run()
 }

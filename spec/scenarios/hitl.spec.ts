@@ -5,7 +5,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import {
   callTool, outputText, ExternalExecutionResultEvent, INTERRUPTION_REMINDER, say, ToolResultBlock, UserConfirmResultEvent,
-  UserInterruptEvent, UserMsg, type ToolCallBlock, type ToolResultBlock as ResultBlock,
+  UserInterruptEvent, UserMsg, replay, type ToolCallBlock, type ToolResultBlock as ResultBlock,
 } from '../../lib/index.js'
 import { denialText } from '../../effects/plan.js'
 import { checkInvariants, collect, makeAgent, probe, slowTool, types } from '../helpers/fixtures.js'
@@ -73,6 +73,38 @@ test('C: a confirmation may edit the input, and its rules allow later matching c
   assert.not.ok(types(next).includes('REQUIRE_USER_CONFIRM'), 'the rule allowed it without asking')
   assert.equal(results(agent), [['c-2', 'success', 'deleted /tmp/y']])
   checkInvariants(agent)
+})
+
+test('C: a tool whose own permission is deny never runs: not through a rule, not by a rename in a confirmation; a call renamed to an asking tool asks again', async () => {
+  const p = probe()
+  const forbidden = { ...askingTool(p, { name: 'wipe_disk' }), permission: 'deny' as const }
+  const { agent } = makeAgent([
+    [...callTool('c-1', 'delete_file', { path: '/tmp/a' })], [...say('Done.')],
+    [...callTool('c-2', 'wipe_disk', { path: '/' })], [...say('Not allowed.')],
+    [...callTool('c-3', 'delete_file', { path: '/tmp/b' })], [...say('Done.')],
+  ], [askingTool(p), forbidden, askingTool(p, { name: 'shred_file' })])
+  await collect(agent.replyStream(UserMsg({ content: 'delete a' })))
+  const renamed: ToolCallBlock = { ...agent.state.waiting_for[0], name: 'wipe_disk' }
+  const rules = [{ tool_name: 'wipe_disk', rule_content: null, behavior: 'allow' as const, source: 'user' }]
+  const events = await collect(agent.replyStream(UserConfirmResultEvent({ reply_id: agent.state.reply_id!, confirm_results: [{ confirmed: true, tool_call: renamed, rules }] })))
+  assert.not.ok(types(events).includes('REQUIRE_USER_CONFIRM'))
+  assert.equal(results(agent), [['c-1', 'denied', denialText('wipe_disk')]], 'renamed to a deny tool: denied')
+
+  await collect(agent.replyStream(UserMsg({ content: 'wipe' })))
+  assert.equal(results(agent), [['c-2', 'denied', denialText('wipe_disk')]], 'a rule allowing it does not run a deny tool')
+  assert.is(p.started.length, 0, 'the deny tool never ran')
+
+  await collect(agent.replyStream(UserMsg({ content: 'delete b' })))
+  const shred: ToolCallBlock = { ...agent.state.waiting_for[0], name: 'shred_file' }
+  const asked = await collect(agent.replyStream(UserConfirmResultEvent({ reply_id: agent.state.reply_id!, confirm_results: [{ confirmed: true, tool_call: shred }] })))
+  assert.is(asked.at(-1)!.type, 'REQUIRE_USER_CONFIRM', 'renamed to an asking tool: it asks again')
+  assert.equal(agent.state.waiting_for.map((c) => [c.id, c.name]), [['c-3', 'shred_file']])
+  assert.is(p.started.length, 0)
+  await collect(agent.replyStream(UserConfirmResultEvent({ reply_id: agent.state.reply_id!, confirm_results: [{ confirmed: true, tool_call: agent.state.waiting_for[0] }] })))
+  assert.equal(results(agent), [['c-3', 'success', 'deleted /tmp/b']])
+  assert.is(agent.state.status, 'idle')
+  checkInvariants(agent)
+  replay(agent.log, undefined, { strict: true })
 })
 
 test('C: a sequential batch stops at the first call that asks; a concurrent batch asks once per tool (AgentScope), and a partial confirmation parks again for the rest', async () => {

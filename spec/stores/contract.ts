@@ -54,6 +54,9 @@ export const storeContract = (name: string, make: () => Promise<SessionStore>, o
     await code(store.info('nope'), 'NOT_FOUND')
     await code(store.delete('nope'), 'NOT_FOUND')
     await code(() => store.list({ limit: 0 }), 'INVALID_OPTION')
+    for (const metadata of [{ note: 'a\u0000b' }, { 'k\u0000': 1 }, { deep: [{ x: '\u0000' }] }])
+      await code(() => store.create({ session_id: 'nul', metadata }), 'INVALID_INPUT')
+    await code(store.info('nul'), 'NOT_FOUND')
     assert.equal((await store.list()).items.map((s) => s.session_id), ['s1'])
   })
 

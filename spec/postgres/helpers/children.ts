@@ -3,8 +3,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Test } from 'uvu'
+import type { PostgresStore } from '../../../lib/postgres.js'
 import { tempDir } from '../../log/helpers/files.js'
-import { DATABASE_URL } from './db.js'
+import { DATABASE_URL, dropSchemas, freshStore, newSchema } from './db.js'
 
 const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hubChild.ts')
 let bundled: Promise<string[]> | null = null
@@ -35,9 +37,10 @@ export interface HubChild {
 
 let nextId = 1
 
-export const startHubChild = async (schema: string): Promise<HubChild> => {
+/** A hub child on `schema` of DATABASE_URL, or on the store named `schema` at a nats:// `url`. */
+export const startHubChild = async (schema: string, url = DATABASE_URL): Promise<HubChild> => {
   const args = await childArgs()
-  const child: ChildProcess = spawn(process.execPath, [...args, schema, DATABASE_URL], { stdio: ['pipe', 'pipe', 'pipe'] })
+  const child: ChildProcess = spawn(process.execPath, [...args, schema, url], { stdio: ['pipe', 'pipe', 'pipe'] })
   const lines: Line[] = []
   const watchers: { match: (l: Line) => boolean; resolve: (l: Line) => void }[] = []
   let buffer = ''
@@ -76,5 +79,53 @@ export const startHubChild = async (schema: string): Promise<HubChild> => {
       await exited
     },
     exited,
+  }
+}
+
+export interface ChildrenOfTest {
+  /** The test's store, on a schema of its own. */
+  readonly store: PostgresStore
+  readonly schema: string
+  /** Starts a hub child on the test's schema. */
+  child(): Promise<HubChild>
+  /** SIGKILLs a child (it is no longer killed after the test). */
+  kill(c: HubChild): Promise<void>
+  /** Kills every child started so far. */
+  killAll(): Promise<void>
+}
+
+/** Each test of `test` gets a fresh schema and store; its children are killed after it, the schemas dropped at the end. */
+export const withChildren = (test: Test): ChildrenOfTest => {
+  const children: HubChild[] = []
+  let store: PostgresStore
+  let schema = ''
+  test.before.each(async () => {
+    schema = newSchema()
+    store = await freshStore({}, schema)
+  })
+  test.after.each(async () => {
+    for (const c of children.splice(0)) await c.kill()
+    await store.close()
+  })
+  test.after(dropSchemas)
+  return {
+    get store() {
+      return store
+    },
+    get schema() {
+      return schema
+    },
+    async child() {
+      const c = await startHubChild(schema)
+      children.push(c)
+      return c
+    },
+    async kill(c) {
+      children.splice(children.indexOf(c), 1)
+      await c.kill('SIGKILL')
+    },
+    async killAll() {
+      for (const c of children.splice(0)) await c.kill()
+    },
   }
 }

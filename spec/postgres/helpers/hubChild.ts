@@ -1,7 +1,8 @@
 // A child process with a hub of its own on the spec's schema, driven by JSON lines on stdin:
 // {id, op, session, ...}. It answers {id, ok, ...} or {id, error: {code, message}}; a streamed reply
 // also reports each event ({id, event, seq}). `loop` runs replies until killed, printing the seq of
-// each REPLY_END it was given (acknowledged, so committed). It prints {ready} when it is up.
+// each REPLY_END it was given (acknowledged, so committed); `follow` prints each REPLY_END its
+// follower sees. It prints {ready} when it is up.
 import readline from 'node:readline'
 import { createHub, type AgentError } from '../../../lib/index.js'
 import { open as openLog } from './childStore.js'
@@ -29,6 +30,13 @@ const handle = async (r: Request) => {
       for (;;) {
         for await (const e of s.replyStream(r.input!)) if (e.type === 'REPLY_END') out({ id: r.id, acked: e.metadata.seq, reply_id: e.reply_id })
       }
+    }
+    case 'follow': {
+      // Every REPLY_END of the session, as this process's followers see it (until killed).
+      store.follow(r.session).subscribe((e) => {
+        if (e.type === 'REPLY_END') out({ id: r.id, followed: e.metadata.seq, session: r.session, reason: e.finished_reason })
+      })
+      return {}
     }
     case 'interrupt':
       await s.interrupt()
