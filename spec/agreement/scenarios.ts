@@ -222,9 +222,13 @@ export const scenarios: Scenario[] = [
       const whilePaused = await failure(subject, subject.reply('something else'))
       const unknownCall = await failure(subject, subject.approve('c-none'))
       await subject.interrupt()
-      let refusal: Promise<string> | null = null
-      await collect(subject.replyStream('stream 30'), (e) => { if (e.type === 'TEXT_BLOCK_DELTA') refusal ??= failure(subject, subject.reply('hello')) })
-      return { model, stateAfterError, notPaused, paused: replyView(paused), whilePaused, unknownCall, whileRunning: await refusal, ...(await after(subject)) }
+      // The refusal is told once the reply has ended: a store that commits later (PostgreSQL) may not
+      // hold the running reply's REPLY_START, whose id the message names, when the refusal comes.
+      let refusal: Promise<unknown> | null = null
+      await collect(subject.replyStream('stream 30'), (e) => { if (e.type === 'TEXT_BLOCK_DELTA') refusal ??= subject.reply('hello').then(() => 'resolved', (error) => ({ error })) })
+      const settled = (await refusal) as { error: unknown } | string | null
+      const whileRunning = await failure(subject, typeof settled === 'object' && settled ? Promise.reject(settled.error) : Promise.resolve(settled))
+      return { model, stateAfterError, notPaused, paused: replyView(paused), whilePaused, unknownCall, whileRunning, ...(await after(subject)) }
     },
     expect(o) {
       assert.is(o.model, 'ModelError rate_limit: Too many requests')

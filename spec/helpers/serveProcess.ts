@@ -14,8 +14,9 @@ export interface ServeProcess {
   stop(): Promise<number | null>
 }
 
-export const serveProcess = (args: string[], env: Record<string, string> = {}): ServeProcess => {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], { env: { PATH: process.env.PATH ?? '', ...env } }) as ChildProcessWithoutNullStreams
+/** `entry` runs the agentlog command (default bin/agentlog.js; a benchmark passes a bundle of it). */
+export const serveProcess = (args: string[], env: Record<string, string> = {}, entry: string[] = [bin]): ServeProcess => {
+  const child = spawn(process.execPath, [...entry, 'serve', '--port', '0', ...args], { env: { PATH: process.env.PATH ?? '', ...env } }) as ChildProcessWithoutNullStreams
   const out = { stdout: '', stderr: '' }
   child.stdout.on('data', (d) => (out.stdout += d))
   child.stderr.on('data', (d) => (out.stderr += d))

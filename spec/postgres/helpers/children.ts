@@ -37,9 +37,10 @@ export interface HubChild {
 
 let nextId = 1
 
-export const startHubChild = async (schema: string): Promise<HubChild> => {
+/** A hub child on `schema` of DATABASE_URL, or on the store named `schema` at a nats:// `url`. */
+export const startHubChild = async (schema: string, url = DATABASE_URL): Promise<HubChild> => {
   const args = await childArgs()
-  const child: ChildProcess = spawn(process.execPath, [...args, schema, DATABASE_URL], { stdio: ['pipe', 'pipe', 'pipe'] })
+  const child: ChildProcess = spawn(process.execPath, [...args, schema, url], { stdio: ['pipe', 'pipe', 'pipe'] })
   const lines: Line[] = []
   const watchers: { match: (l: Line) => boolean; resolve: (l: Line) => void }[] = []
   let buffer = ''

@@ -1,0 +1,81 @@
+// The store's connection to NATS, made on first use: the application's connection or one of its
+// own to `servers`; the JetStream clients; the stream of events and the KV buckets, created when
+// missing (with `replicas` copies each) and bound when present, so several processes and restarts
+// share them. The owners bucket's TTL is the lease: an owner that stops renewing its key loses it.
+import { connect, type NatsConnection } from '@nats-io/transport-node'
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
+import { Kvm, type KV } from '@nats-io/kv'
+import { sleep } from '../abort.js'
+import { unavailable } from './errors.js'
+import type { Names } from './names.js'
+
+/** How long an answered or abandoned routed request is kept. */
+export const REQUEST_TTL_MS = 10 * 60_000
+
+export interface Nats {
+  nc: NatsConnection
+  js: JetStreamClient
+  jsm: JetStreamManager
+  sessions: KV
+  owners: KV
+  leases: KV
+  requests: KV
+  snapshots: KV
+  /** The largest message the server takes (bytes). */
+  maxPayload: number
+}
+
+export interface ConnectOptions {
+  servers?: string | string[]
+  connection?: NatsConnection
+  replicas: number
+  leaseMs: number
+}
+
+const streamMissing = (error: unknown) => /stream not found/i.test((error as Error)?.message ?? '')
+
+export const connectNats = async (n: Names, options: ConnectOptions): Promise<Nats> => {
+  let nc: NatsConnection
+  try {
+    nc = options.connection ?? await connect({ servers: options.servers, name: `agentlog ${n.prefix}`, maxReconnectAttempts: -1, reconnectTimeWait: 250 })
+  } catch (error) {
+    throw unavailable(error, `connecting to ${String(options.servers)}`)
+  }
+  // A cluster that just started (or is electing leaders) may time out a while: setup is retried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await setUp(nc, n, options)
+    } catch (error) {
+      if (attempt < SETUP_ATTEMPTS && /timeout|no responders/i.test((error as Error)?.message ?? '')) {
+        await sleep(500)
+        continue
+      }
+      if (!options.connection) await nc.close().catch(() => undefined)
+      throw unavailable(error, 'setting up the JetStream stream and KV buckets (is nats-server started with -js?)')
+    }
+  }
+}
+
+const SETUP_ATTEMPTS = 10
+
+const setUp = async (nc: NatsConnection, n: Names, options: ConnectOptions): Promise<Nats> => {
+  const jsm = await jetstreamManager(nc, { timeout: 2000 })
+  try {
+    await jsm.streams.info(n.stream)
+  } catch (error) {
+    if (!streamMissing(error)) throw error
+    await jsm.streams.add({ name: n.stream, subjects: [`${n.prefix}.ev.>`], num_replicas: options.replicas, duplicate_window: 120_000_000_000 })
+  }
+  const kvm = new Kvm(nc)
+  // An existing bucket is bound as it is (the first process's replicas and lease TTL hold).
+  const bucket = (name: string, ttl = 0) => jsm.streams.info(`KV_${name}`).then(
+    () => kvm.open(name),
+    (error: unknown) => {
+      if (!streamMissing(error)) throw error
+      return kvm.create(name, { history: 1, replicas: options.replicas, ...(ttl ? { ttl } : {}) })
+    })
+  const [sessions, owners, leases, requests, snapshots] = await Promise.all([
+    bucket(n.sessions), bucket(n.owners, options.leaseMs), bucket(n.leases), bucket(n.requests, REQUEST_TTL_MS), bucket(n.snapshots),
+  ])
+  return { nc, js: jetstream(nc, { timeout: 2000 }), jsm, sessions, owners, leases, requests, snapshots, maxPayload: nc.info?.max_payload ?? 1024 * 1024 }
+}
