@@ -61,24 +61,34 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
   if (!Number.isInteger(maxDepth) || maxDepth < 1)
     throw new AgentError('INVALID_OPTION', `agentTool("${name}"): maxDepth must be a whole number of at least 1; received ${String(maxDepth)}.`)
   const prompt = options.prompt ?? ((value: unknown) => (isTask(value) ? value.task : JSON.stringify(value)))
-  const optionsFor = (value: unknown, context: ToolContext): AgentOptions => {
+  // The child's log: the tool's `log` option, else where the parent's tree keeps them (a hub's
+  // store: AgentOptions.subagentLogs, passed on down the tree), else in memory.
+  const optionsFor = (value: unknown, context: ToolContext, log: LogStore | null): AgentOptions => {
     const made = typeof options.agent === 'function' ? options.agent(value, context) : options.agent
+    const subagentLogs = (context.agent as Agent | undefined)?.subagentLogs ?? undefined
+    return { ...made, session_id: childSessionOf(context), ...(log && { log }), ...(subagentLogs && { subagentLogs }) }
+  }
+  const newChild = async (value: unknown, context: ToolContext): Promise<AgentOptions> => {
     const session_id = childSessionOf(context)
-    return { ...made, session_id, ...(options.log && { log: options.log(session_id) }) }
+    const logs = (context.agent as Agent | undefined)?.subagentLogs
+    const { reply_id = '', session_id: parent = '', tool_call_id } = context
+    const log = options.log ? options.log(session_id) : logs ? await logs.open(session_id, { session_id: parent, reply_id, tool_call_id }) : null
+    return optionsFor(value, context, log)
   }
   const tool = defineTool({
     name, description, input, concurrencySafe: options.concurrencySafe, permission: options.permission,
     startMetadata: (_call, clock) => ({ child_session_id: clock.id() }),
-    execute: (value, context) => runChild(name, () => optionsFor(value, context), prompt(value), output, maxDepth, context),
+    execute: (value, context) => runChild(name, () => newChild(value, context), prompt(value), output, maxDepth, context),
   })
   // A parked child reopened from its log: linked and watched again, or (its reply ended meanwhile:
   // a crash closed it, or it was answered before the parent recorded it) its outcome answers the call.
   registerReviver<Agent>(tool, (parent, { reply_id, tool_call_id, child_session_id, input: json, cut }) => {
-    if (!options.log) return null
     const value = input.safeParse(parseJson(json))
     if (!value.success) return null
+    const log = options.log ? options.log(child_session_id) : parent.subagentLogs?.reopen(child_session_id)
+    if (!log) return null
     const context: ToolContext = { signal: new AbortController().signal, tool_call_id, reply_id, session_id: parent.session_id, agent: parent, metadata: { child_session_id } }
-    const child = createAgent(optionsFor(value.data, context))
+    const child = createAgent(optionsFor(value.data, context, log))
     linkChild(parent, { agent: child, reply_id, tool_call_id })
     // Cut by a crash: reopening closed the child's reply; the parent closes the call next.
     if (cut) return child
@@ -94,7 +104,7 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
 }
 
 async function* runChild(
-  toolName: string, options: () => AgentOptions, task: string, output: z.ZodType | undefined, maxDepth: number, context: ToolContext,
+  toolName: string, options: () => Promise<AgentOptions>, task: string, output: z.ZodType | undefined, maxDepth: number, context: ToolContext,
 ): AsyncGenerator<string | ToolResultObject> {
   const { agent: parent, reply_id, session_id, tool_call_id, signal } = context
   if (!(parent instanceof Agent) || !reply_id || !session_id)
@@ -105,7 +115,13 @@ async function* runChild(
     yield { output: `Error: ${message}`, state: 'error', metadata: { error: { code: 'MAX_DEPTH', message } } }
     return
   }
-  const child = createAgent(options())
+  const made = await options()
+  // Stopped while the child's log was being opened: nothing ran, the call ends interrupted.
+  if (signal.aborted) {
+    await made.log?.close()
+    return
+  }
+  const child = createAgent(made)
   const child_id = child.session_id
   linkChild(parent, { agent: child, reply_id, tool_call_id })
   // The child's text joins the call's result as it comes, what arrived while the call's stream was
