@@ -35,10 +35,38 @@ export const checkStoredLog = (events: AgentEvent[], name: string) => {
   assert.equal(checkLog(log).violations, [], `${name}'s log keeps the invariants`)
 }
 
-/** The child session of the root's call `c1`, from the root's log (its TOOL_RESULT_START). */
-export const childOf = (events: AgentEvent[], tool_call_id = 'c1'): string => {
-  const start = events.find((e) => e.type === 'TOOL_RESULT_START' && e.tool_call_id === tool_call_id)
+/** The sub-agent session of the call `tool_call_id` (default: the first sub-agent call) in a parent's log (its TOOL_RESULT_START). */
+export const childOf = (events: AgentEvent[], tool_call_id?: string): string => {
+  const start = events.find((e) => e.type === 'TOOL_RESULT_START' && typeof e.metadata.child_session_id === 'string' && (tool_call_id === undefined || e.tool_call_id === tool_call_id))
   const id = start?.metadata.child_session_id
-  assert.type(id, 'string', `the call ${tool_call_id} names its sub-agent's session`)
+  assert.type(id, 'string', `the call ${tool_call_id ?? ''} names its sub-agent's session`)
   return id as string
+}
+
+/** The sub-agent session of the first sub-agent call in a stored log, once that call has started; undefined until then. */
+export const startedChild = async (store: SessionStore, session_id: string): Promise<string | undefined> => {
+  const start = (await store.read(session_id)).find((e) => e.type === 'TOOL_RESULT_START' && typeof e.metadata.child_session_id === 'string')
+  return start?.metadata.child_session_id as string | undefined
+}
+
+/**
+ * A tree cut by a crash, as the next owner must leave it: every log ends REPLY_END(interrupted),
+ * deepest first, passes strict replay, and each parent's sub-agent call has its result.
+ */
+/** `ids`: the root first, then each sub-agent one level deeper. */
+export const checkClosedTree = async (store: SessionStore, ids: string[]) => {
+  const ends: string[] = []
+  for (const id of ids) {
+    const events = await store.read(id)
+    const last = events.at(-1)!
+    assert.ok(last.type === 'REPLY_END' && last.finished_reason === 'interrupted', `${id}'s log ends REPLY_END(interrupted), not ${last.type}`)
+    checkStoredLog(events, id)
+    ends.push(last.created_at)
+  }
+  for (let i = 1; i < ends.length; i++) assert.ok(ends[i] <= ends[i - 1], 'closed deepest first')
+  for (const id of ids.slice(0, -1)) {
+    const events = await store.read(id)
+    const call = events.find((e) => e.type === 'TOOL_RESULT_START' && typeof e.metadata.child_session_id === 'string')!
+    assert.ok(events.some((e) => e.type === 'TOOL_RESULT_END' && e.tool_call_id === (call as { tool_call_id: string }).tool_call_id), `${id}'s sub-agent call has its result`)
+  }
 }
