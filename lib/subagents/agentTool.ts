@@ -16,6 +16,7 @@ import { depthOf, linkChild } from './links.js'
 import { treeUsage } from './tree.js'
 import { answerWhenPaused, watchParkedCall } from './parkedCall.js'
 import { registerReviver } from './revive.js'
+import { openReply } from './childLogs.js'
 import type { LogStore } from '../log.js'
 import type { AgentEvent } from '../events.js'
 
@@ -88,10 +89,17 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
     const log = options.log ? options.log(child_session_id) : parent.subagentLogs?.reopen(child_session_id)
     if (!log) return null
     const context: ToolContext = { signal: new AbortController().signal, tool_call_id, reply_id, session_id: parent.session_id, agent: parent, metadata: { child_session_id } }
+    const wasOpen = openReply(log) !== null
     const child = createAgent(optionsFor(value.data, context, log))
     linkChild(parent, { agent: child, reply_id, tool_call_id })
     // Cut by a crash: reopening closed the child's reply; the parent closes the call next.
     if (cut) return child
+    // The child ran (resumed) while its parent waited, and a crash cut it: the tree was running, so
+    // it is closed as a Stop would close it: the parent's reply is interrupted too (not resumed).
+    if (wasOpen && child.state.status === 'idle') {
+      void parent.interrupt()
+      return child
+    }
     const childReply = child.state.reply_id
     const text = childReply ? textSinceFirstPark(child.log, childReply) : ''
     const result = (end: ReplyEndEvent, after: string) => outcome(child, end, after, output !== undefined)
