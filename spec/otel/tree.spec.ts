@@ -1,0 +1,110 @@
+// instrument() on a tree of agents (issue 21's agentTool): every sub-agent, at any depth, is traced
+// as its call starts it, without attaching it by hand, so the live trace of the tree is one trace
+// and equals the trace traceLog rebuilds from the tree's logs; a Stop of the root shows on every
+// descendant; a sub-agent whose reply is over, or the whole tree after stop(), is no longer followed.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { agentTool, callTool, counterClock, createAgent, say, scriptedModel, usage, type Agent, type Tool } from 'agentlog'
+import { instrument, traceLog } from 'agentlog/otel'
+import { probe, slowTool, type ToolProbe } from '../helpers/fixtures.js'
+import { treeOf } from '../helpers/tree.js'
+import { memoryTracing, named, outline, sortedShapes, until } from './helpers.js'
+
+const test = suite('otel/tree')
+
+/** A model that makes its call when the last message is the user's, and answers once it has the result (again at each new message). */
+const model = ([calls, answer]: ReturnType<typeof callTool>[]) =>
+  scriptedModel([(request) => (JSON.stringify(request.messages.at(-1)).includes('"tool_result"') ? answer : calls)], { onExhausted: 'repeat-last' })
+
+/** Lead -> Mid (research) -> Leaf (dig) running `tool`. */
+const tree = (tool: Tool) => {
+  const leaf = agentTool({
+    name: 'dig', description: 'Digs',
+    agent: { name: 'Leaf', clock: counterClock('leaf'), tools: [tool], model: model([[...callTool('s1', tool.name, { x: 'a' }), usage(2, 1)], [...say('Found.'), usage(2, 1)]]) },
+  })
+  const mid = agentTool({
+    name: 'research', description: 'Researches',
+    agent: { name: 'Mid', clock: counterClock('mid'), tools: [leaf], model: model([[...callTool('m1', 'dig', { task: 'dig' }), usage(3, 1)], [...say('Dug.'), usage(3, 1)]]) },
+  })
+  return createAgent({ name: 'Lead', clock: counterClock('lead'), tools: [mid], model: model([[...callTool('c1', 'research', { task: 'go' }), usage(4, 1)], [...say('Done.'), usage(4, 1)]]) })
+}
+
+const rebuilt = (root: Agent) => {
+  const otel = memoryTracing()
+  traceLog(treeOf(root).map((agent) => agent.log), { tracer: otel.tracer })
+  return otel.spans()
+}
+
+const NESTED = [
+  'invoke_agent Lead',
+  '  chat scripted',
+  '  execute_tool research',
+  '    invoke_agent Mid',
+  '      chat scripted',
+  '      execute_tool dig',
+  '        invoke_agent Leaf',
+  '          chat scripted',
+  '          execute_tool slow',
+]
+
+test('instrument(root) traces every sub-agent as its call starts it: one trace, each child under its call, equal to the trace rebuilt from the logs', async () => {
+  const root = tree(slowTool(probe(), { ms: 1 }))
+  const otel = memoryTracing()
+  const instrumentation = instrument(root, { tracerProvider: otel.provider })
+  await root.reply('go')
+  instrumentation.stop()
+  const live = otel.spans()
+  assert.equal(outline(live), [...NESTED, '          chat scripted', '      chat scripted', '  chat scripted'])
+  assert.is(new Set(live.map((s) => s.spanContext().traceId)).size, 1, 'the whole tree is one trace')
+  const [dig] = named(live, 'execute_tool dig')
+  const [leaf] = named(live, 'invoke_agent Leaf')
+  assert.is(leaf.parentSpanContext?.spanId, dig.spanContext().spanId)
+  assert.equal(sortedShapes(live), sortedShapes(rebuilt(root)), 'live spans equal the spans rebuilt from the tree\'s logs')
+})
+
+test('instrument(root) stops following a sub-agent once its reply ends, and the whole tree once stopped', async () => {
+  const p = probe()
+  const root = tree(slowTool(p, { ms: 1 }))
+  const otel = memoryTracing()
+  const instrumentation = instrument(root, { tracerProvider: otel.provider })
+  await root.reply('go')
+  const traced = otel.spans().length
+  assert.is(named(otel.spans(), 'invoke_agent Leaf').length, 1, 'the leaf was followed while its call ran')
+  const [mid] = root.children()
+  const [leaf] = mid.children()
+  // Used again by hand outside any call: no longer a sub-agent of a running call, nothing kept for it.
+  await leaf.reply('again')
+  assert.is(p.started.length, 2, 'the leaf ran its tool again')
+  assert.is(otel.spans().length, traced, 'a finished sub-agent is not followed')
+  await root.reply('again')
+  assert.is(otel.spans().length, traced * 2, 'the new call\'s sub-agents are followed again (new ones)')
+  instrumentation.stop()
+  await root.reply('once more')
+  assert.is(otel.spans().length, traced * 2, 'nothing after stop(), at any depth')
+})
+
+test('a Stop of the root ends every descendant\'s spans interrupted, with the stop event, nested as they ran', async () => {
+  const p: ToolProbe = probe()
+  const root = tree(slowTool(p, { ms: 60_000 }))
+  const otel = memoryTracing()
+  const instrumentation = instrument(root, { tracerProvider: otel.provider })
+  const running = root.reply('go')
+  await until(() => p.started.length > 0, 'the leaf\'s tool to start')
+  await root.interrupt()
+  const reply = await running
+  assert.is(reply.finished_reason, 'interrupted')
+  instrumentation.stop()
+  const live = otel.spans()
+  assert.equal(outline(live), NESTED)
+  for (const span of [...named(live, 'invoke_agent Lead'), ...named(live, 'invoke_agent Mid'), ...named(live, 'invoke_agent Leaf')]) {
+    assert.equal(span.attributes['gen_ai.response.finish_reasons'], ['interrupted'], `${span.name} ends interrupted`)
+    const stops = span.events.filter((e) => e.name === 'agentlog.interrupt')
+    assert.is(stops.length, 1, `${span.name} records the stop`)
+    assert.is(stops[0].attributes?.['agentlog.interrupt.source'], 'signal')
+  }
+  for (const name of ['execute_tool research', 'execute_tool dig', 'execute_tool slow'])
+    assert.is(named(live, name)[0].attributes['agentlog.tool.result_state'], 'interrupted', `${name} ends interrupted`)
+  assert.equal(sortedShapes(live), sortedShapes(rebuilt(root)), 'live spans equal the spans rebuilt from the tree\'s logs')
+})
+
+test.run()
