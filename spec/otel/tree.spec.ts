@@ -2,11 +2,15 @@
 // as its call starts it, without attaching it by hand, so the live trace of the tree is one trace
 // and equals the trace traceLog rebuilds from the tree's logs; a Stop of the root shows on every
 // descendant; a sub-agent whose reply is over, or the whole tree after stop(), is no longer followed.
+import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { agentTool, callTool, counterClock, createAgent, say, scriptedModel, usage, type Agent, type Tool } from 'agentlog'
 import { instrument, traceLog } from 'agentlog/otel'
+import { fileLog } from '../../lib/node.js'
 import { probe, slowTool, type ToolProbe } from '../helpers/fixtures.js'
+import { askingTool } from '../helpers/hitl.js'
+import { tempDir } from '../log/helpers/files.js'
 import { treeOf } from '../helpers/tree.js'
 import { memoryTracing, named, outline, sortedShapes, until } from './helpers.js'
 
@@ -16,17 +20,18 @@ const test = suite('otel/tree')
 const model = ([calls, answer]: ReturnType<typeof callTool>[]) =>
   scriptedModel([(request) => (JSON.stringify(request.messages.at(-1)).includes('"tool_result"') ? answer : calls)], { onExhausted: 'repeat-last' })
 
-/** Lead -> Mid (research) -> Leaf (dig) running `tool`. */
-const tree = (tool: Tool) => {
+/** Lead -> Mid (research) -> Leaf (dig) running `tool`; with `dir`, every log a file there (a next process reopens the tree). */
+const tree = (tool: Tool, dir?: string) => {
+  const logOf = dir ? { log: (id: string) => fileLog(join(dir, `${id}.jsonl`)) } : {}
   const leaf = agentTool({
-    name: 'dig', description: 'Digs',
-    agent: { name: 'Leaf', clock: counterClock('leaf'), tools: [tool], model: model([[...callTool('s1', tool.name, { x: 'a' }), usage(2, 1)], [...say('Found.'), usage(2, 1)]]) },
+    name: 'dig', description: 'Digs', ...logOf,
+    agent: { name: 'Leaf', clock: counterClock('leaf'), tools: [tool], model: model([[...callTool('s1', tool.name, { x: 'a', path: '/a' }), usage(2, 1)], [...say('Found.'), usage(2, 1)]]) },
   })
   const mid = agentTool({
-    name: 'research', description: 'Researches',
+    name: 'research', description: 'Researches', ...logOf,
     agent: { name: 'Mid', clock: counterClock('mid'), tools: [leaf], model: model([[...callTool('m1', 'dig', { task: 'dig' }), usage(3, 1)], [...say('Dug.'), usage(3, 1)]]) },
   })
-  return createAgent({ name: 'Lead', clock: counterClock('lead'), tools: [mid], model: model([[...callTool('c1', 'research', { task: 'go' }), usage(4, 1)], [...say('Done.'), usage(4, 1)]]) })
+  return createAgent({ name: 'Lead', clock: counterClock('lead'), tools: [mid], ...(dir && { log: fileLog(join(dir, 'root.jsonl')) }), model: model([[...callTool('c1', 'research', { task: 'go' }), usage(4, 1)], [...say('Done.'), usage(4, 1)]]) })
 }
 
 const rebuilt = (root: Agent) => {
@@ -105,6 +110,30 @@ test('a Stop of the root ends every descendant\'s spans interrupted, with the st
   for (const name of ['execute_tool research', 'execute_tool dig', 'execute_tool slow'])
     assert.is(named(live, name)[0].attributes['agentlog.tool.result_state'], 'interrupted', `${name} ends interrupted`)
   assert.equal(sortedShapes(live), sortedShapes(rebuilt(root)), 'live spans equal the spans rebuilt from the tree\'s logs')
+})
+
+test('a tree reopened from its logs while parked: the revived sub-agents are followed, and the answer is traced at every depth', async () => {
+  const dir = tempDir()
+  const first = tree(askingTool(probe()), dir)
+  await first.reply('go')
+  assert.is(first.children()[0].children()[0].state.status, 'paused')
+  await first.close()
+  // The next process: the sub-agents reopen with the root, before anything is instrumented.
+  const root = tree(askingTool(probe()), dir)
+  const otel = memoryTracing()
+  const instrumentation = instrument(root, { tracerProvider: otel.provider })
+  assert.is(otel.spans().length, 0, 'nothing is emitted on attach')
+  const reply = await root.approve('s1')
+  assert.is(reply.finished_reason, 'completed')
+  instrumentation.stop()
+  const live = otel.spans()
+  for (const name of ['Lead', 'Mid', 'Leaf']) {
+    const [segment] = named(live, `invoke_agent ${name}`)
+    assert.ok(segment, `${name}'s answered segment is traced`)
+    assert.is(segment.attributes['agentlog.reply.segment'], 1)
+  }
+  assert.is(named(live, 'execute_tool delete_file').length, 1, 'the approved call runs in the leaf\'s traced segment')
+  await root.close()
 })
 
 test.run()
