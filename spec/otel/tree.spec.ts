@@ -2,6 +2,7 @@
 // as its call starts it, without attaching it by hand, so the live trace of the tree is one trace
 // and equals the trace traceLog rebuilds from the tree's logs; a Stop of the root shows on every
 // descendant; a sub-agent whose reply is over, or the whole tree after stop(), is no longer followed.
+import { copyFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -133,6 +134,30 @@ test('a tree reopened from its logs while parked: the revived sub-agents are fol
     assert.is(segment.attributes['agentlog.reply.segment'], 1)
   }
   assert.is(named(live, 'execute_tool delete_file').length, 1, 'the approved call runs in the leaf\'s traced segment')
+  await root.close()
+})
+
+test('a tree a crash cut, reopened from its logs: every cut reply is emitted closed (crash_recovery), nested, equal to the trace rebuilt from the logs', async () => {
+  const dir = tempDir()
+  const p = probe()
+  const first = tree(slowTool(p, { ms: 60_000 }), dir)
+  const replied = first.reply('go')
+  await until(() => p.started.length > 0, 'the leaf\'s tool to start')
+  // The files as a SIGKILL would leave them: every log of the tree ends inside a running reply.
+  const after = tempDir()
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.jsonl'))) copyFileSync(join(dir, name), join(after, name))
+  await first.interrupt()
+  await replied
+  await first.close()
+  const root = tree(slowTool(probe(), { ms: 60_000 }), after)
+  const otel = memoryTracing()
+  const instrumentation = instrument(root, { tracerProvider: otel.provider })
+  instrumentation.stop()
+  const live = otel.spans()
+  assert.equal(outline(live), NESTED)
+  for (const span of live.filter((s) => s.name.startsWith('invoke_agent')))
+    assert.is(span.events.find((e) => e.name === 'agentlog.interrupt')?.attributes?.['agentlog.interrupt.source'], 'crash_recovery', `${span.name} was closed by the recovery`)
+  assert.equal(sortedShapes(live), sortedShapes(rebuilt(root)), 'live spans equal the spans rebuilt from the tree\'s logs')
   await root.close()
 })
 
