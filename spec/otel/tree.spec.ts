@@ -6,7 +6,7 @@ import { copyFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { agentTool, callTool, counterClock, createAgent, say, scriptedModel, usage, type Agent, type Tool } from 'agentlog'
+import { agentTool, callTool, counterClock, createAgent, createHub, memoryStore, say, scriptedModel, usage, type Agent, type Tool } from 'agentlog'
 import { instrument, traceLog } from 'agentlog/otel'
 import { fileLog } from '../../lib/node.js'
 import { probe, slowTool, type ToolProbe } from '../helpers/fixtures.js'
@@ -21,8 +21,8 @@ const test = suite('otel/tree')
 const model = ([calls, answer]: ReturnType<typeof callTool>[]) =>
   scriptedModel([(request) => (JSON.stringify(request.messages.at(-1)).includes('"tool_result"') ? answer : calls)], { onExhausted: 'repeat-last' })
 
-/** Lead -> Mid (research) -> Leaf (dig) running `tool`; with `dir`, every log a file there (a next process reopens the tree). */
-const tree = (tool: Tool, dir?: string) => {
+/** Lead's options: Lead -> Mid (research) -> Leaf (dig) running `tool`; with `dir`, every sub-agent's log a file there. */
+const lead = (tool: Tool, dir?: string) => {
   const logOf = dir ? { log: (id: string) => fileLog(join(dir, `${id}.jsonl`)) } : {}
   const leaf = agentTool({
     name: 'dig', description: 'Digs', ...logOf,
@@ -32,8 +32,11 @@ const tree = (tool: Tool, dir?: string) => {
     name: 'research', description: 'Researches', ...logOf,
     agent: { name: 'Mid', clock: counterClock('mid'), tools: [leaf], model: model([[...callTool('m1', 'dig', { task: 'dig' }), usage(3, 1)], [...say('Dug.'), usage(3, 1)]]) },
   })
-  return createAgent({ name: 'Lead', clock: counterClock('lead'), tools: [mid], ...(dir && { log: fileLog(join(dir, 'root.jsonl')) }), model: model([[...callTool('c1', 'research', { task: 'go' }), usage(4, 1)], [...say('Done.'), usage(4, 1)]]) })
+  return { name: 'Lead', tools: [mid], model: model([[...callTool('c1', 'research', { task: 'go' }), usage(4, 1)], [...say('Done.'), usage(4, 1)]]) }
 }
+
+const tree = (tool: Tool, dir?: string) =>
+  createAgent({ ...lead(tool, dir), clock: counterClock('lead'), ...(dir && { log: fileLog(join(dir, 'root.jsonl')) }) })
 
 const rebuilt = (root: Agent) => {
   const otel = memoryTracing()
@@ -159,6 +162,23 @@ test('a tree a crash cut, reopened from its logs: every cut reply is emitted clo
     assert.is(span.events.find((e) => e.name === 'agentlog.interrupt')?.attributes?.['agentlog.interrupt.source'], 'crash_recovery', `${span.name} was closed by the recovery`)
   assert.equal(sortedShapes(live), sortedShapes(rebuilt(root)), 'live spans equal the spans rebuilt from the tree\'s logs')
   await root.close()
+})
+
+test('instrument(hub): the sub-agents of a hub session are followed too, nested under their calls', async () => {
+  const hub = createHub({ store: memoryStore(), agent: () => lead(slowTool(probe(), { ms: 1 })) })
+  const otel = memoryTracing()
+  const instrumentation = instrument(hub, { tracerProvider: otel.provider })
+  const opened: Agent[] = []
+  const unobserve = hub.onAgent!((agent) => opened.push(agent))
+  const { session_id } = await hub.create()
+  await hub.session(session_id).reply('go')
+  instrumentation.stop()
+  unobserve()
+  const live = otel.spans()
+  assert.equal(outline(live), [...NESTED, '          chat scripted', '      chat scripted', '  chat scripted'])
+  const [root] = opened.filter((agent) => agent.session_id === session_id)
+  assert.equal(sortedShapes(live), sortedShapes(rebuilt(root)), 'live spans equal the spans rebuilt from the tree\'s logs')
+  await hub.close()
 })
 
 test.run()
