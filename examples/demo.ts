@@ -1,4 +1,4 @@
-// The demo (`npm start`): a scripted agent, no network and no key. Part 1: it streams text, calls
+// The terminal demo of the library (`npx tsx examples/demo.ts`): a scripted agent, no network and no key. Part 1: it streams text, calls
 // a slow tool and is interrupted while the tool runs, as a user pressing Stop would; the next
 // message simply continues. Part 2: a tool that asks for confirmation parks the reply; it is
 // confirmed; a second paused call is interrupted with USER_INTERRUPT. Then replay(log) equals the state.

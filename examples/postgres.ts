@@ -1,4 +1,4 @@
-// Sessions on PostgreSQL (npm install pg): every process that runs this hub can serve any session;
+// Sessions on PostgreSQL (npm install pg, and npm install --save-dev @types/pg in TypeScript): every process that runs this hub can serve any session;
 // a request for a session another process owns is routed to it. DATABASE_URL names the server.
 import pg from 'pg'
 import { createHub, say, scriptedModel } from 'agentlog'

@@ -41,6 +41,8 @@ export const App = ({ api }: { api: Api }) => {
   const [version, bump] = useReducer((n: number) => n + 1, 0)
   const redraw = useCallback(() => bump(undefined), [])
   const [showTimeline, setShowTimeline] = useState(false)
+  /** At phone width the sessions list is behind a button (the conversation comes first), and shown while no session is open. */
+  const [showSessions, setShowSessions] = useState(false)
 
   const [wanted, setWanted] = useState(PAGE)
   const [more, setMore] = useState(false)
@@ -101,7 +103,11 @@ export const App = ({ api }: { api: Api }) => {
   }, [live])
   const context = useMemo(() => ({ live: past ? null : live, tools }), [live, tools, past])
 
-  const create = () => attempt(api.create().then(({ session_id }) => { refresh(); goTo(session_id) }))
+  const open = (id: string) => {
+    setShowSessions(false)
+    goTo(id)
+  }
+  const create = () => attempt(api.create().then(({ session_id }) => { refresh(); open(session_id) }))
   const remove = (id: string) => {
     if (!confirm(`Delete session ${id}? Its whole log is removed.`)) return
     attempt(api.remove(id).then(() => { if (id === current) goTo(null); refresh() }))
@@ -109,13 +115,17 @@ export const App = ({ api }: { api: Api }) => {
   const fork = (seq: number) => current && attempt(api.fork(current, seq).then(({ session_id }) => { refresh(); goTo(session_id) }))
 
   return html`
-    <div class=${showTimeline ? 'layout with-timeline' : 'layout'}>
+    <div class=${['layout', showTimeline ? 'with-timeline' : '', showSessions || !current ? 'with-sessions' : ''].filter(Boolean).join(' ')}>
       <header class="top">
         <h1>agentlog</h1>
-        ${live ? html`<button type="button" aria-expanded=${showTimeline} aria-controls="timeline"
-          onClick=${() => setShowTimeline(!showTimeline)}>${showTimeline ? 'Hide timeline' : 'Timeline'}</button>` : null}
+        <span class="actions">
+          <button type="button" class="narrow-only" aria-expanded=${showSessions} aria-controls="sessions"
+            onClick=${() => setShowSessions(!showSessions)}>${showSessions ? 'Hide sessions' : 'Sessions'}</button>
+          ${live ? html`<button type="button" aria-expanded=${showTimeline} aria-controls="timeline"
+            onClick=${() => setShowTimeline(!showTimeline)}>${showTimeline ? 'Hide timeline' : 'Timeline'}</button>` : null}
+        </span>
       </header>
-      <${SessionList} sessions=${sessions} problem=${listError} current=${current} onOpen=${goTo} onNew=${create} onDelete=${remove}
+      <${SessionList} sessions=${sessions} problem=${listError} tokenRefused=${tokenRefused} current=${current} onOpen=${open} onNew=${create} onDelete=${remove}
         more=${more} onMore=${() => setWanted(sessions.length + PAGE)} />
       <main class="chat" aria-label="Conversation">
         ${tokenRefused ? html`<${TokenForm} />` : null}

@@ -78,8 +78,9 @@ export class LiveSession {
     this.act(this.remote.dispatch(UserConfirmResultEvent({ reply_id: this.replyId(), confirm_results: [{ confirmed: true, tool_call, rules: options.rules ?? null }] })))
   }
 
-  deny(call: ToolCallBlock): void {
-    this.act(this.remote.deny(call.id))
+  /** Denies an asking call; the reason, when given, is kept in the log. */
+  deny(call: ToolCallBlock, reason?: string): void {
+    this.act(this.remote.deny(call.id, reason))
   }
 
   /** Answers an external call with the person's result. */

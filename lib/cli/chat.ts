@@ -1,7 +1,8 @@
 // `agentlog chat`: an interactive terminal chat. Answers stream as they come (thinking and tool
 // activity dimmed); Ctrl-C while the agent replies interrupts the reply, not the program; at an
 // approval it interrupts the paused reply; twice at the prompt, or Ctrl-D, exits. Tools that ask
-// prompt [y]es / [n]o / [e]dit. With --log, a later start shows the earlier conversation and asks
+// prompt [y]es / [n]o / [e]dit (exactly y, yes, n, no, e or edit; [e]dit starts from the current
+// arguments). With --log, a later start shows the earlier conversation and asks
 // again for what a paused reply waits for. Missing configuration is one line and exit code 2.
 import { createAgent, type Agent, type AgentInput } from '../agent.js'
 import { AgentError } from '../errors.js'
@@ -13,11 +14,14 @@ import type { ToolCallBlock } from '../messages.js'
 import { chatRenderer, historyLines, type Painter } from './chatRender.js'
 import { chatTerminal, INTERRUPTED, type Answer, type ChatTerminal } from './chatTerminal.js'
 import { chatTools } from './chatTools.js'
+import { demoTools } from './demo/tools.js'
 import { notFoundHint, resolveChatModel } from './chatModel.js'
 import { parse, type Command, type Io } from './command.js'
 import { escapeControls } from './escape.js'
 
 const HISTORY_SHOWN = 12
+/** The answers an approval accepts, exactly (any case, surrounding spaces ignored); anything else asks again. */
+const APPROVAL_ANSWERS: Record<string, 'yes' | 'no' | 'edit'> = { y: 'yes', yes: 'yes', n: 'no', no: 'no', e: 'edit', edit: 'edit' }
 
 export const chat: Command = {
   summary: 'chat with an agent in the terminal (Ctrl-C interrupts a reply)',
@@ -42,10 +46,12 @@ export const chat: Command = {
       return 2
     }
     const logPath = values.log as string | undefined
+    const demo = tools && values.scripted === true ? demoTools().filter((t) => t.name !== 'send_email') : []
+    const builtIn = [...(tools ? chatTools : []), ...demo]
     let agent: Agent
     try {
       agent = createAgent({
-        name: 'assistant', model: resolved.model, tools: [...(tools ? chatTools : []), ...mcp],
+        name: 'assistant', model: resolved.model, tools: [...builtIn, ...mcp],
         sysPrompt: (values.system as string | undefined) ?? 'You are a helpful assistant in a terminal. Be concise.',
         log: logPath ? fileLog(logPath, { durability: 'reply' }) : undefined,
       })
@@ -58,7 +64,7 @@ export const chat: Command = {
     const paint: Painter = { dim: (s) => (colour ? `\x1b[2m${s}\x1b[0m` : s) }
     const term = chatTerminal()
     const session = new ChatSession(agent, term, paint, io, resolved.url)
-    term.write(paint.dim(`agentlog chat with ${resolved.describe}${tools ? '; tools: current_time, read_file, run_command (asks first)' : ''}${mcp.length ? `; MCP tools: ${escapeControls(mcp.map((t) => t.name).join(', '))}` : ''}. Ctrl-C interrupts a reply; Ctrl-D exits.\n`))
+    term.write(paint.dim(`agentlog chat with ${resolved.describe}${tools ? `; tools: ${builtIn.map((t) => (t.name === 'run_command' ? 'run_command (asks first)' : t.name)).join(', ')}` : ''}${mcp.length ? `; MCP tools: ${escapeControls(mcp.map((t) => t.name).join(', '))}` : ''}. Ctrl-C interrupts a reply; Ctrl-D exits.\n`))
     try {
       if (logPath) session.showHistory(logPath)
       if ((await session.answerPause()) === 'exit') return session.leavePaused(logPath)
@@ -125,11 +131,14 @@ class ChatSession {
       this.term.write(`\n${escapeControls(call.name)} wants to run with ${escapeControls(call.input)}\n`)
       const answer: Answer = await this.term.ask('  [y]es / [n]o / [e]dit (Ctrl-C interrupts)? ', 'answer')
       if (typeof answer !== 'string') return answer
-      const key = answer.trim().toLowerCase()[0]
-      if (key === 'y') return { confirmed: true, tool_call: call, rules: null }
-      if (key === 'n') return { confirmed: false, tool_call: call, rules: null }
-      if (key !== 'e') continue
-      const edited = await this.term.ask('  new input (JSON): ', 'answer')
+      const choice = APPROVAL_ANSWERS[answer.trim().toLowerCase()]
+      if (choice === 'yes') return { confirmed: true, tool_call: call, rules: null }
+      if (choice === 'no') return { confirmed: false, tool_call: call, rules: null }
+      if (choice !== 'edit') {
+        this.term.write('  answer y (yes), n (no) or e (edit).\n')
+        continue
+      }
+      const edited = await this.term.ask('  new input (JSON): ', 'answer', call.input)
       if (typeof edited !== 'string') return edited
       try {
         JSON.parse(edited)

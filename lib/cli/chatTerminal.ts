@@ -2,16 +2,18 @@
 // is typed; piped input is echoed after its prompt, so a transcript reads like a conversation),
 // one question at a time, lines typed ahead kept in order, and Ctrl-C routed by what the chat is
 // doing: while a reply runs it stops the reply; at an approval it answers INTERRUPTED; at the
-// message prompt, twice in a row (or Ctrl-D) ends the chat.
+// message prompt, twice in a row (or Ctrl-D) ends the chat. In a terminal, what is typed while a
+// reply streams is not drawn into the reply: it is held and shown as the next input.
 import { createInterface } from 'node:readline'
+import { Writable } from 'node:stream'
 
 export const INTERRUPTED = Symbol('interrupted')
 export type Answer = string | null | typeof INTERRUPTED
 
 export interface ChatTerminal {
   write(text: string): void
-  /** A line of input; null at the end of input (Ctrl-D). A 'message' prompt is where Ctrl-C twice exits; an 'answer' returns INTERRUPTED on Ctrl-C. */
-  ask(prompt: string, kind: 'message' | 'answer'): Promise<Answer>
+  /** A line of input; null at the end of input (Ctrl-D). A 'message' prompt is where Ctrl-C twice exits; an 'answer' returns INTERRUPTED on Ctrl-C. `initial` fills the line in a terminal. */
+  ask(prompt: string, kind: 'message' | 'answer', initial?: string): Promise<Answer>
   /** Runs `work` with Ctrl-C calling `stop` (the reply in progress). */
   whileReplying<T>(stop: () => void, work: () => Promise<T>): Promise<T>
   close(): void
@@ -19,8 +21,17 @@ export interface ChatTerminal {
 
 export const chatTerminal = (input: NodeJS.ReadStream = process.stdin, output: NodeJS.WriteStream = process.stdout): ChatTerminal => {
   const tty = !!input.isTTY
-  const rl = createInterface({ input, output, terminal: tty })
-  const queued: string[] = []
+  // readline draws what is typed on `screen`, which is muted while a reply streams.
+  let muted = false
+  const screen = Object.defineProperty(new Writable({
+    write(chunk, _encoding, done) {
+      if (!muted) output.write(chunk)
+      done()
+    },
+  }), 'columns', { get: () => output.columns })
+  const rl = createInterface({ input, output: tty ? screen : output, terminal: tty })
+  /** Lines typed ahead; `shown` when the terminal already showed them as typed. */
+  const queued: { line: string; shown: boolean }[] = []
   let pending: ((answer: Answer) => void) | null = null
   let ended = false
   let mode: 'idle' | 'message' | 'answer' = 'idle'
@@ -33,7 +44,7 @@ export const chatTerminal = (input: NodeJS.ReadStream = process.stdin, output: N
     pending = null
     take?.(answer)
   }
-  rl.on('line', (line) => (pending ? settle(line) : queued.push(line)))
+  rl.on('line', (line) => (pending ? settle(line) : queued.push({ line, shown: tty && !muted })))
   rl.on('close', () => {
     ended = true
     settle(null)
@@ -55,26 +66,30 @@ export const chatTerminal = (input: NodeJS.ReadStream = process.stdin, output: N
 
   return {
     write,
-    async ask(prompt, kind) {
+    async ask(prompt, kind, initial) {
       mode = kind
       rl.setPrompt(prompt)
       if (!ended) rl.prompt()
       else write(prompt)
-      const answer = queued.length ? queued.shift()! : ended ? null : await new Promise<Answer>((resolve) => (pending = resolve))
+      const typed = queued.shift()
+      if (tty && !ended && !typed && initial) rl.write(initial)
+      const answer = typed ? typed.line : ended ? null : await new Promise<Answer>((resolve) => (pending = resolve))
       mode = 'idle'
       if (typeof answer === 'string') {
         armedExit = false
-        if (!tty) write(`${answer}\n`)
+        if (!tty || (typed && !typed.shown)) write(`${answer}\n`)
       } else if (answer === null) write('\n')
       return answer
     },
     async whileReplying(stop, work) {
       stopReply = stop
       armedExit = false
+      muted = tty
       try {
         return await work()
       } finally {
         stopReply = null
+        muted = false
       }
     },
     close() {

@@ -1,8 +1,9 @@
 // Built-in tools for `agentlog chat --tools`, so the ReAct loop can be tried on a real model: the
 // current time and reading a file (allowed), and running a shell command (asks first, showing the
-// exact command). The command runs in its own process group; the reply's AbortSignal kills the
+// exact command, streaming its output). The command runs in its own process group; the reply's AbortSignal kills the
 // whole group (the shell and everything it started), SIGTERM then SIGKILL.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { PassThrough } from 'node:stream'
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import { defineTool } from '../tools.js'
@@ -28,27 +29,43 @@ export const runCommand = defineTool({
   name: 'run_command', description: 'Runs a shell command and returns its output and exit code. The user confirms each command.',
   input: z.object({ command: z.string().describe('The exact shell command') }),
   permission: 'ask',
-  execute: ({ command }, { signal }) => new Promise((resolve, reject) => {
+  // The output streams as the command prints it; stopping the reply kills the command and keeps what it printed.
+  execute: async function* ({ command }, { signal }) {
     const child = spawn(command, { shell: true, detached: process.platform !== 'win32', stdio: ['ignore', 'pipe', 'pipe'] })
+    const output = new PassThrough({ encoding: 'utf8' })
+    child.stdout.pipe(output, { end: false })
+    child.stderr.pipe(output, { end: false })
+    let ended = false
+    const closed = new Promise<string>((resolve, reject) => {
+      child.on('error', (error) => {
+        ended = true
+        output.end()
+        reject(error)
+      })
+      child.on('close', (code, killedBy) => {
+        ended = true
+        output.end()
+        resolve(code === null ? `killed by ${killedBy}` : `exit code ${code}`)
+      })
+    })
+    closed.catch(() => {}) // read below; a spawn error ends the output first
     const stop = () => killGroup(child)
-    let output = ''
-    const take = (chunk: Buffer) => {
-      if (output.length < MAX_OUTPUT) output += chunk.toString('utf8')
+    signal.addEventListener('abort', stop, { once: true })
+    try {
+      let size = 0
+      for await (const text of output as AsyncIterable<string>) {
+        if (size < MAX_OUTPUT) yield text.slice(0, MAX_OUTPUT - size)
+        size += text.length
+      }
+      const status = await closed
+      if (size > MAX_OUTPUT) yield `\n[... ${size - MAX_OUTPUT} more characters]`
+      if (status !== 'exit code 0') throw new Error(status)
+      yield `\n[${status}]`
+    } finally {
+      signal.removeEventListener('abort', stop)
+      if (!ended) stop()
     }
-    child.stdout.on('data', take)
-    child.stderr.on('data', take)
-    child.on('error', (error) => {
-      signal.removeEventListener('abort', stop)
-      reject(error)
-    })
-    child.on('close', (code, killedBy) => {
-      signal.removeEventListener('abort', stop)
-      const status = code === null ? `killed by ${killedBy}` : `exit code ${code}`
-      resolve({ output: `${output.slice(0, MAX_OUTPUT)}\n[${status}]`, state: code === 0 ? 'success' : 'error' })
-    })
-    if (signal.aborted) stop()
-    else signal.addEventListener('abort', stop, { once: true })
-  }),
+  },
 })
 
 /** Ends a command and everything it started: SIGTERM to its process group, SIGKILL two seconds later if it is still there. */

@@ -1,12 +1,15 @@
 // `agentlog serve`: the HTTP service (native API and AG-UI) over a hub. The agent comes from a
-// module exporting the agent options (or a function of the session id) as `default` or `agent`,
+// module exporting the agent options (or a function of the session id) as `default` or `agent` (a
+// .ts module loads through tsx when its project has it; otherwise one line says what to do),
 // or from --scripted (the demo model, no key needed). Sessions live in a directory by default, or in
 // PostgreSQL (several `serve` processes on one database answer for every session).
 // It binds to 127.0.0.1 unless told otherwise, and then only with a token; the token is never printed
 // (prefer AGENTLOG_TOKEN to --token: a command line is visible to other local users), and an empty
 // one is an error, not "no token". Without a token only loopback Host names (and --allow-host) are served.
 // The web page (dist/web) is served at /; it loads images only from its origin and data: unless --remote-images.
-import { resolve } from 'node:path'
+import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { AgentError } from '../errors.js'
 import type { HubOptions } from '../hub/types.js'
@@ -14,25 +17,58 @@ import { createHub } from '../hub/hub.js'
 import { createServer } from '../server/index.js'
 import { listen } from '../server/listen.js'
 import { withWebPage } from '../webPage.js'
-import { resolveChatModel } from './chatModel.js'
+import { demoTools } from './demo/tools.js'
+import { scriptedChatModel } from './scriptedChat.js'
 import { parse, UsageError, type Command } from './command.js'
 import { openStore } from './source.js'
 
 type AgentFactory = HubOptions['agent']
 
+/** createServer's shortest token. */
+const MIN_TOKEN = 8
+
+const TYPESCRIPT = /\.[mc]?ts$/
+
 const loadAgent = async (path: string): Promise<AgentFactory> => {
-  const module = (await import(pathToFileURL(resolve(path)).href)) as { default?: unknown; agent?: unknown }
+  const url = pathToFileURL(resolve(path)).href
+  const module = (await import(url).catch((error: { code?: unknown }) => {
+    if (TYPESCRIPT.test(path) && error?.code === 'ERR_UNKNOWN_FILE_EXTENSION') return importTypeScript(path, url)
+    throw error
+  })) as { default?: unknown; agent?: unknown }
   const exported = module.agent ?? module.default
   if (typeof exported === 'function') return exported as AgentFactory
   if (typeof exported === 'object' && exported !== null) return () => exported as ReturnType<AgentFactory>
   throw new AgentError('INVALID_OPTION', `${path} must export the agent options (or a function of the session id) as "agent" or default.`)
 }
 
-const scriptedAgent: AgentFactory = () => {
-  const choice = resolveChatModel({ scripted: true }, {})
-  if ('error' in choice) throw new AgentError('INVALID_OPTION', choice.error)
-  return { name: 'assistant', sysPrompt: 'You are a helpful assistant.', model: choice.model }
+/** A TypeScript module through tsx, when the module's project has it; otherwise one line saying what to do. */
+const importTypeScript = async (path: string, url: string): Promise<unknown> => {
+  const api = tsxApi(resolve(path))
+  if (!api)
+    throw new AgentError('INVALID_OPTION', `${path} is TypeScript, which Node ${process.versions.node} does not load by itself: install tsx in its project (npm install --save-dev tsx), or compile it to .js, or write it as an .mjs module.`)
+  const { register } = (await import(pathToFileURL(api).href)) as { register: () => unknown }
+  register()
+  return import(`${url}?typescript`) // a new URL: Node keeps the failed load of the first one
 }
+
+/** The ES module entry of tsx's `tsx/esm/api` as the project of `file` resolves it, or null when it has no tsx. */
+const tsxApi = (file: string): string | null => {
+  try {
+    const manifestPath = createRequire(file).resolve('tsx/package.json')
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { exports?: Record<string, { import?: string | { default?: string } }> }
+    const entry = manifest.exports?.['./esm/api']?.import
+    const target = typeof entry === 'string' ? entry : entry?.default
+    return target ? join(dirname(manifestPath), target) : null
+  } catch {
+    return null
+  }
+}
+
+/** The demo agent: the scripted model (its answers speak of the page's buttons) with a tool for each thing the page does. */
+const scriptedAgent: AgentFactory = () => ({
+  name: 'assistant', sysPrompt: 'You are a helpful assistant.',
+  model: scriptedChatModel({ tools: true, surface: 'page' }), tools: demoTools(),
+})
 
 export const serve: Command = {
   summary: 'Serve agents over HTTP: the native event API and AG-UI 1.0.',
@@ -47,7 +83,10 @@ export const serve: Command = {
     const port = Number(values.port ?? 8787)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number; received ${String(values.port)}`)
     const token = (values.token as string | undefined) ?? process.env.AGENTLOG_TOKEN
-    if (token === '') throw new UsageError(`${values.token === '' ? '--token' : 'AGENTLOG_TOKEN'} is empty; give a token of at least 8 characters, or leave it out to serve on loopback without one`)
+    if (token === '') throw new UsageError(`${values.token === '' ? '--token' : 'AGENTLOG_TOKEN'} is empty; give a token of at least ${MIN_TOKEN} characters, or leave it out to serve on loopback without one`)
+    // Checked before anything is created (the sessions directory, the tables): a refused start leaves nothing behind.
+    if (token !== undefined && token.length < MIN_TOKEN)
+      throw new UsageError(`the token (--token or AGENTLOG_TOKEN) must be at least ${MIN_TOKEN} characters; this one has ${token.length}`)
     const hosts = values['allow-host'] as string[] | undefined
     const agent = values.scripted ? scriptedAgent : await loadAgent(values.agent as string)
     const store = await openStore((values.store as string | undefined) ?? './sessions', values.schema as string | undefined, true)

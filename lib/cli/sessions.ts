@@ -1,6 +1,8 @@
 // `agentlog sessions STORE [--schema NAME] [--json]`: the sessions of a store (a sessions directory
-// or a PostgreSQL URL), in id order, with their status, last seq and last change. Read only.
+// or a PostgreSQL URL), newest first as the web page lists them, with their status, last seq, start
+// and last change, title (the first user message, shortened), and what a fork was forked from. Read only.
 import { parse, type Command } from './command.js'
+import { escapeControls } from './escape.js'
 import { displayName, openStore } from './source.js'
 import type { SessionInfo } from '../hub/types.js'
 
@@ -21,13 +23,18 @@ export const sessions: Command = {
     } finally {
       await store.close()
     }
+    all.sort((a, b) => b.created_at.localeCompare(a.created_at) || a.session_id.localeCompare(b.session_id))
     if (values.json) {
       io.out(JSON.stringify({ store: displayName(positionals[0]), sessions: all }, null, 2))
       return 0
     }
     io.out(`${displayName(positionals[0])}: ${all.length} session${all.length === 1 ? '' : 's'}`)
     const width = Math.max(10, ...all.map((s) => s.session_id.length))
-    for (const s of all) io.out(`  ${s.session_id.padEnd(width)}  ${s.status.padEnd(7)}  ${String(s.last_seq).padStart(7)} events  updated ${s.updated_at}`)
+    for (const s of all) {
+      const fork = typeof s.metadata.forked_from === 'string' ? `  forked from ${escapeControls(s.metadata.forked_from)} at event #${String(s.metadata.from_seq)}` : ''
+      const title = s.title === undefined ? '' : `  "${escapeControls(s.title)}"`
+      io.out(`  ${s.session_id.padEnd(width)}  ${s.status.padEnd(7)}  ${String(s.last_seq).padStart(7)} events  started ${s.created_at}  updated ${s.updated_at}${title}${fork}`)
+    }
     return 0
   },
 }

@@ -60,6 +60,9 @@ export const loadSource = async (source: string, values: Parsed['values'], io: I
   const store = await openStore(source, schema)
   try {
     return { label: `${displayName(source)} session ${session}`, events: await store.read(session) }
+  } catch (error) {
+    if (!(error instanceof AgentError) || error.code !== 'NOT_FOUND') throw error
+    throw new AgentError('NOT_FOUND', `${displayName(source)} has no session ${session}: agentlog sessions ${displayName(source)} lists the sessions it has.`)
   } finally {
     await store.close()
   }

@@ -21,6 +21,8 @@ export interface SessionInfo {
   metadata: Record<string, unknown>
   /** Why a `damaged` session cannot be read: the error's code (INVALID_LOG, ...) and message. */
   damage?: { code: string; message: string }
+  /** The first user message, on one line and shortened (stores/sessions.ts titleOf); absent before there is one. */
+  title?: string
 }
 
 export interface Page<T> {

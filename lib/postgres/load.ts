@@ -8,7 +8,7 @@ import { AgentError } from '../errors.js'
 import type { AgentEvent } from '../events.js'
 import { checkEvent } from '../fileLog/check.js'
 import type { SessionInfo } from '../hub/types.js'
-import { notFound } from '../stores/sessions.js'
+import { notFound, titleOf } from '../stores/sessions.js'
 import { snapshotState } from '../../reducers/snapshot.js'
 import type { AgentState, ReplyStatus } from '../../reducers/state.js'
 import { unavailable } from './errors.js'
@@ -18,15 +18,32 @@ export type Queryable = Pick<Pool | PoolClient, 'query'>
 
 export const sha256 = (text: string): string => crypto.createHash('sha256').update(text).digest('hex')
 
-interface SessionRow { session_id: string; created_at: Date; updated_at: Date; status: ReplyStatus; last_seq: string; metadata: Record<string, unknown> }
+interface SessionRow { session_id: string; created_at: Date; updated_at: Date; status: ReplyStatus; last_seq: string; metadata: Record<string, unknown>; first_message?: string | null }
 
 /** A session's row: never `damaged` (the row is what listing reads). */
 export type RowInfo = SessionInfo & { status: ReplyStatus }
 
-export const toInfo = (row: SessionRow): RowInfo => ({
-  session_id: row.session_id, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(),
-  status: row.status, last_seq: Number(row.last_seq), metadata: row.metadata,
-})
+export const toInfo = (row: SessionRow): RowInfo => {
+  const title = row.first_message ? storedTitle(row.first_message) : undefined
+  return {
+    session_id: row.session_id, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(),
+    status: row.status, last_seq: Number(row.last_seq), metadata: row.metadata, ...(title === undefined ? {} : { title }),
+  }
+}
+
+/** The title in a stored event's JSON; undefined when the row is not a user message or is damaged (reading the session says so). */
+const storedTitle = (body: string): string | undefined => {
+  try {
+    return titleOf(JSON.parse(body) as AgentEvent)
+  } catch {
+    return undefined
+  }
+}
+
+/** The stored JSON of a session's first user message (its title), for a query on `${n.sessions} s`: one index scan from seq 1,
+ * matching the text (a cast to jsonb would fail the whole listing on one damaged row). */
+export const firstMessageColumn = (n: Names): string =>
+  `(SELECT e.body FROM ${n.events} e WHERE e.session_id = s.session_id AND e.body LIKE '%"type":"USER_MESSAGE"%' ORDER BY e.seq LIMIT 1) AS first_message`
 
 export const SESSION_COLUMNS = 'session_id, created_at, updated_at, status, last_seq, metadata'
 
@@ -39,7 +56,7 @@ export const query = async <R extends object>(db: Queryable, n: Names, doing: st
 }
 
 export const loadInfo = async (db: Queryable, n: Names, session_id: string): Promise<RowInfo> => {
-  const [row] = await query<SessionRow>(db, n, `reading session ${session_id}`, `SELECT ${SESSION_COLUMNS} FROM ${n.sessions} WHERE session_id = $1`, [session_id])
+  const [row] = await query<SessionRow>(db, n, `reading session ${session_id}`, `SELECT ${SESSION_COLUMNS}, ${firstMessageColumn(n)} FROM ${n.sessions} s WHERE session_id = $1`, [session_id])
   if (!row) throw notFound(session_id)
   return toInfo(row)
 }

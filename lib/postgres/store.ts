@@ -11,7 +11,7 @@ import { replay } from '../../reducers/root.js'
 import { Followers } from './follow.js'
 import { Lease } from './lease.js'
 import { Listener } from './listener.js'
-import { loadEvents, loadInfo, loadSnapshot, query, SESSION_COLUMNS, toInfo } from './load.js'
+import { firstMessageColumn, loadEvents, loadInfo, loadSnapshot, query, SESSION_COLUMNS, toInfo } from './load.js'
 import { pgLog, type PgLog } from './log.js'
 import { migrate } from './migrations.js'
 import { pgRouting } from './routing.js'
@@ -118,7 +118,7 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
       checkOpen()
       const { limit, after } = checkPage(o)
       const rows = await query<Parameters<typeof toInfo>[0]>(pool, n, 'listing sessions',
-        `SELECT ${SESSION_COLUMNS} FROM ${n.sessions} WHERE $1::text IS NULL OR session_id COLLATE "C" > $1 ORDER BY session_id COLLATE "C" LIMIT $2`, [after ?? null, limit + 1])
+        `SELECT ${SESSION_COLUMNS}, ${firstMessageColumn(n)} FROM ${n.sessions} s WHERE $1::text IS NULL OR session_id COLLATE "C" > $1 ORDER BY session_id COLLATE "C" LIMIT $2`, [after ?? null, limit + 1])
       return pageOf(rows.map(toInfo), limit)
     },
     async create(o = {}) {

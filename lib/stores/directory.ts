@@ -16,7 +16,7 @@ import { acquireLock, isStaleLock, type Lock } from '../fileLog/lock.js'
 import { readLogFile } from '../fileLog/read.js'
 import type { LogStore } from '../log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
-import { checkMetadata, checkPage, checkSessionId, damagedInfo, notFound, pageOf, sessionBusy, sessionExists, statusAfter } from './sessions.js'
+import { checkMetadata, checkPage, checkSessionId, damagedInfo, notFound, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
 import { saveSummary, saveSummarySync, summarize, summaryPath, type Summary } from './summary.js'
 
 const META = '.session.json'
@@ -71,7 +71,7 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
       if (!fs.existsSync(metaPath(id))) await fsp.rm(summaryPath(logPath(id)), { force: true }) // deleted meanwhile
     }
     const updated_at = summary.mtime?.toISOString() ?? meta.created_at
-    return { session_id: id, created_at: meta.created_at, updated_at, status: summary.status, last_seq: summary.last_seq, metadata: meta.metadata ?? {} }
+    return { session_id: id, created_at: meta.created_at, updated_at, status: summary.status, last_seq: summary.last_seq, metadata: meta.metadata ?? {}, ...(summary.title === undefined ? {} : { title: summary.title }) }
   }
   /** A listed session: its info, or what is known of it and why it is damaged. */
   const listed = async (id: string): Promise<SessionInfo> => {
@@ -91,6 +91,7 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
       log.append(batch, position)
       let status = summary.status
       for (const event of batch) status = statusAfter(status, event.type)
+      summary.title ??= batch.map(titleOf).find((t) => t !== undefined) // a user message also changes the status: saved below
       summary.last_seq = position.expectedSeq + batch.length
       if (status !== summary.status) {
         summary.status = status

@@ -7,7 +7,7 @@ import type { AgentEvent } from '../events.js'
 import type { LogStore } from '../log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
 import type { ReplyStatus } from '../../reducers/state.js'
-import { checkMetadata, checkPage, checkSessionId, notFound, pageOf, sessionBusy, sessionExists, statusAfter } from './sessions.js'
+import { checkMetadata, checkPage, checkSessionId, notFound, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
 
 interface Session {
   info: SessionInfo & { status: ReplyStatus }
@@ -42,6 +42,10 @@ export const memoryStore = (): SessionStore => {
         for (const event of batch) {
           events.push(event)
           info.status = statusAfter(info.status, event.type)
+          if (info.title === undefined) {
+            const title = titleOf(event)
+            if (title !== undefined) info.title = title
+          }
         }
         info.last_seq = events.length
         info.updated_at = new Date().toISOString()

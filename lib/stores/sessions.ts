@@ -1,8 +1,10 @@
 // What every session store shares: the rule for a valid session id (no path tricks: a directory
 // store makes file names of them), the status a session's events leave it in (kept per append, so
-// listing never folds a log), and paging over session ids in order.
+// listing never folds a log), the title a session's first user message gives it, and paging over
+// session ids in order.
 import { AgentError, describe, messageOf } from '../errors.js'
 import type { ReplyStatus } from '../../reducers/state.js'
+import type { AgentEvent } from '../events.js'
 import type { Page, SessionInfo } from '../hub/types.js'
 
 const VALID_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/
@@ -48,6 +50,17 @@ export const statusAfter = (status: ReplyStatus, type: string): ReplyStatus => {
     default:
       return status
   }
+}
+
+/** The longest session title, in characters. */
+export const TITLE_LENGTH = 60
+
+/** A session's title from its first user message: the message's text on one line, shortened; undefined for any other event. */
+export const titleOf = (event: AgentEvent): string | undefined => {
+  if (event.type !== 'USER_MESSAGE') return undefined
+  const text = event.msg.content.map((b) => (b.type === 'text' ? b.text : '')).join(' ').replace(/\s+/g, ' ').trim()
+  if (!text) return undefined
+  return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1).trimEnd()}…` : text
 }
 
 export const DEFAULT_PAGE = 100

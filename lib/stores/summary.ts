@@ -1,5 +1,5 @@
 // What listing a directory session needs, without folding its log: `ID.jsonl.summary` holds
-// {size, last_seq, status} as of a byte offset of the log (its writer rewrites it whenever the
+// {size, last_seq, status, title} as of a byte offset of the log (its writer rewrites it whenever the
 // status changes, and before it lets the log go), tagged with the session's creation time, so a
 // summary left from a deleted session of the same id is never trusted. A reader takes it and reads only the bytes after that offset:
 // it counts lines and parses only those that can change the status. With no summary, or one that
@@ -8,9 +8,10 @@
 import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import { AgentError } from '../errors.js'
+import type { AgentEvent } from '../events.js'
 import { MARKER } from '../fileLog/read.js'
 import type { ReplyStatus } from '../../reducers/state.js'
-import { statusAfter } from './sessions.js'
+import { statusAfter, titleOf } from './sessions.js'
 
 export interface Summary {
   /** The session's `created_at`: which session of that id the summary is of. */
@@ -19,6 +20,8 @@ export interface Summary {
   size: number
   last_seq: number
   status: ReplyStatus
+  /** The first user message, shortened (sessions.ts titleOf). */
+  title?: string
 }
 
 export const summaryPath = (logPath: string): string => `${logPath}.summary`
@@ -27,7 +30,7 @@ export const summaryPath = (logPath: string): string => `${logPath}.summary`
 const STATUS_MARKS = ['USER_MESSAGE', 'REPLY_START', 'USER_CONFIRM_RESULT', 'EXTERNAL_EXECUTION_RESULT', 'REQUIRE_USER_CONFIRM', 'REQUIRE_EXTERNAL_EXECUTION', 'REPLY_END']
   .map((type) => `"type":"${type}"`)
 const CHUNK = 1 << 20
-const EMPTY = { size: 0, last_seq: 0, status: 'idle' as ReplyStatus }
+const EMPTY: { size: number; last_seq: number; status: ReplyStatus; title?: string } = { size: 0, last_seq: 0, status: 'idle' }
 
 const damaged = (logPath: string, seq: number, why: string) =>
   new AgentError('INVALID_LOG', `Event ${seq} of ${logPath} is damaged: ${why}. Check the log with agentlog validate; the session's other events are untouched.`, { path: logPath, seq })
@@ -35,9 +38,9 @@ const damaged = (logPath: string, seq: number, why: string) =>
 const readSaved = async (path: string, session: string): Promise<Summary | null> => {
   try {
     const value = JSON.parse(await fsp.readFile(path, 'utf8')) as Partial<Summary>
-    const { size, last_seq, status } = value
+    const { size, last_seq, status, title } = value
     if (value.session === session && Number.isInteger(size) && Number.isInteger(last_seq) && (status === 'idle' || status === 'running' || status === 'paused'))
-      return { session, size: size!, last_seq: last_seq!, status }
+      return { session, size: size!, last_seq: last_seq!, status, ...(typeof title === 'string' ? { title } : {}) }
   } catch {
     // missing or unreadable: a cache, read the log instead
   }
@@ -57,13 +60,14 @@ const foldLines = (logPath: string, text: string, at: typeof EMPTY & { marker: b
     at.last_seq++
     if (line[0] !== '{' || line[line.length - 1] !== '}') throw damaged(logPath, at.last_seq, 'the line is not a JSON object')
     if (!STATUS_MARKS.some((mark) => line.includes(mark))) continue
-    let type: unknown
+    let event: { type?: unknown }
     try {
-      type = (JSON.parse(line) as { type?: unknown }).type
+      event = JSON.parse(line) as { type?: unknown }
     } catch {
       throw damaged(logPath, at.last_seq, 'the line is not JSON')
     }
-    if (typeof type === 'string') at.status = statusAfter(at.status, type)
+    if (typeof event.type === 'string') at.status = statusAfter(at.status, event.type)
+    if (at.title === undefined && event.type === 'USER_MESSAGE') at.title = titleOf(event as AgentEvent)
   }
   return start
 }
@@ -100,10 +104,10 @@ export const summarize = async (logPath: string, session: string): Promise<Summa
   } finally {
     await handle.close()
   }
-  return { session, size: at.size, last_seq: at.last_seq, status: at.status, mtime: stat.mtime, read: at.size - from.size }
+  return { session, size: at.size, last_seq: at.last_seq, status: at.status, ...(at.title === undefined ? {} : { title: at.title }), mtime: stat.mtime, read: at.size - from.size }
 }
 
-const saved = ({ session, size, last_seq, status }: Summary) => JSON.stringify({ session, size, last_seq, status })
+const saved = ({ session, size, last_seq, status, title }: Summary) => JSON.stringify({ session, size, last_seq, status, title })
 
 /** Saves a summary (a cache: a failure to write it is ignored). Sync, for the writer's append path. */
 export const saveSummarySync = (logPath: string, summary: Summary): void => {

@@ -8,15 +8,13 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { blockParts, expectations, tsBlocks } from '../helpers/readme.js'
 
 const test = suite('examples')
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const tsx = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url))
 const examples = readdirSync(`${root}examples`).filter((f) => f.endsWith('.ts')).sort()
 const source = (file: string) => readFileSync(`${root}examples/${file}`, 'utf8')
-
-/** The `// expect: TEXT` lines of an example's header. */
-export const expectations = (text: string): string[] => [...text.matchAll(/^\/\/ expect: (.*)$/gm)].map((m) => m[1])
 
 interface Outcome { code: number | null; stdout: string; stderr: string }
 
@@ -58,17 +56,16 @@ for (const file of examples) {
   })
 }
 
-/** The ```ts blocks of a markdown text. */
-export const tsBlocks = (markdown: string): string[] => [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1])
-
 test('every ```ts block of README.md is literally part of an example file', () => {
   const readme = readFileSync(`${root}README.md`, 'utf8')
   const blocks = tsBlocks(readme)
   assert.ok(blocks.length >= 5, `found ${blocks.length} ts blocks`)
   const sources = examples.map((file) => ({ file, text: source(file) }))
   for (const block of blocks) {
-    const home = sources.find((s) => s.text.includes(block))
+    const { example, code } = blockParts(block)
+    const home = example ? sources.find((s) => `examples/${s.file}` === example) : sources.find((s) => s.text.includes(code))
     assert.ok(home, `this README block is in no example file:\n${block}`)
+    assert.ok(home.text.includes(code), `this README block is not part of ${example}:\n${block}`)
   }
 })
 
@@ -77,6 +74,8 @@ test('the README check notices a block that is in no example', () => {
   assert.equal(blocks, ['const x = 1\n'])
   assert.not.ok(examples.some((file) => source(file).includes('const x = 1\n')))
   assert.equal(expectations('// expect: a b\nconst y = 2\n// expect: c\n'), ['a b', 'c'])
+  assert.equal(blockParts('// (part of examples/tour.ts, a complete program)\nconst x = 1\n'), { example: 'examples/tour.ts', code: 'const x = 1\n' })
+  assert.equal(blockParts('import x from "y"\n'), { example: null, code: 'import x from "y"\n' })
 })
 
 test.run()

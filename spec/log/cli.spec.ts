@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { main } from '../../lib/cli/main.js'
+import { runMain } from '../cli/helpers/main.js'
 import { fileLog } from '../../lib/fileLog.js'
 import { MARKER, readLogFile } from '../../lib/fileLog/read.js'
 import { stateAt } from '../../lib/timeTravel.js'
@@ -16,12 +16,7 @@ import { tempDir } from './helpers/files.js'
 
 const test = suite('log/cli')
 
-const run = async (...argv: string[]) => {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) })
-  return { code, out: out.join('\n'), err: err.join('\n'), lines: out.join('\n').split('\n') }
-}
+const run = runMain
 
 const dir = tempDir()
 const paused = path.join(dir, 'paused.jsonl')

@@ -1,4 +1,4 @@
-// The package as users get it: `npm pack` (which builds dist/ first), the tarball unpacked into the
+// The package as users get it: `npm pack` (which builds dist/ first; spec/helpers/packed.ts), the tarball unpacked into the
 // node_modules of an empty project in a temporary folder, its dependencies and its zod peer taken
 // from this repository's node_modules (no network), then loaded from CommonJS `require` and from
 // ESM `import`, a tool defined with the project's own zod, and the `agentlog` command run. The
@@ -7,27 +7,24 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { packed, root } from '../helpers/packed.js'
 
 const test = suite('package/pack')
-const root = fileURLToPath(new URL('../../', import.meta.url))
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 let dir = ''
 let project = ''
 let files: string[] = []
 
-test.before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'agentlog-pack-'))
-  const out = execFileSync(npm, ['pack', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-  const [packed] = JSON.parse(out.slice(out.indexOf('[')))
-  files = packed.files.map((f: { path: string }) => f.path)
+test.before(async () => {
+  const pack = await packed()
+  dir = mkdtempSync(join(tmpdir(), 'agentlog-pack-project-'))
+  files = pack.files
   project = join(dir, 'project')
   const modules = join(project, 'node_modules')
   mkdirSync(join(modules, '.unpacked'), { recursive: true })
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', version: '1.0.0', private: true }))
-  execFileSync('tar', ['xzf', join(dir, packed.filename), '-C', join(modules, '.unpacked')])
+  execFileSync('tar', ['xzf', pack.tarball, '-C', join(modules, '.unpacked')])
   execFileSync('mv', [join(modules, '.unpacked', 'package'), join(modules, 'agentlog')])
   const manifest = JSON.parse(readFileSync(join(modules, 'agentlog', 'package.json'), 'utf8'))
   for (const name of [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)]) {

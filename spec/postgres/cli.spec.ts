@@ -6,7 +6,7 @@ import path from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { main } from '../../lib/cli/main.js'
+import { runMain } from '../cli/helpers/main.js'
 import { createHub } from '../../lib/index.js'
 import type { PostgresStore } from '../../lib/postgres.js'
 import { tempDir } from '../log/helpers/files.js'
@@ -16,12 +16,7 @@ import { DATABASE_URL, dropSchemas, freshStore, newSchema, postgresAvailable } f
 const test = suite('postgres/cli')
 let store: PostgresStore
 
-const run = async (...argv: string[]) => {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t) })
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
+const run = runMain
 
 test.before(async () => {
   store = await freshStore()
@@ -46,7 +41,9 @@ test('sessions lists a Postgres store with status and last seq', async () => {
   assert.match(out, /chat-1\s+paused/)
   assert.match(out, /chat-2\s+idle/)
   const json = JSON.parse((await run('sessions', DATABASE_URL, '--schema', store.schema, '--json')).out)
-  assert.equal(json.sessions.map((s: { session_id: string; last_seq: number }) => [s.session_id, s.last_seq]), [['chat-1', (await store.info('chat-1')).last_seq], ['chat-2', (await store.info('chat-2')).last_seq]])
+  assert.equal(json.sessions.map((s: { title?: string }) => s.title), ['hi', 'hello'], 'titles: the first user messages')
+  // newest first, as the web page lists them
+  assert.equal(json.sessions.map((s: { session_id: string; last_seq: number }) => [s.session_id, s.last_seq]), [['chat-2', (await store.info('chat-2')).last_seq], ['chat-1', (await store.info('chat-1')).last_seq]])
 })
 
 test('replay, inspect and validate read a Postgres session named with --session', async () => {

@@ -3,19 +3,14 @@
 // typed for an external tool, an image a tool returned, and Stop while the reply waits.
 import * as assert from 'uvu/assert'
 import { screenshot } from './helpers/browser.js'
-import { CONTRAST_CHECK, TIMEOUT, lastReply, newSession, send, serverState, waitReady } from './helpers/page.js'
+import { CONTRAST_CHECK, TIMEOUT, askingCard, lastReply, newSession, send, serverState, waitReady } from './helpers/page.js'
 import { browserSuite } from './helpers/suite.js'
 import type { Page } from 'playwright-core'
 import { PNG_SIZE } from './helpers/playbook.js'
 
 const { test, env, run } = browserSuite('web/approvals')
 
-const asking = async (page: Page) => {
-  await send(page, 'approve')
-  const card = page.getByRole('region', { name: 'Tool call send_email' })
-  await card.getByRole('group', { name: 'Approve send_email?' }).waitFor({ timeout: TIMEOUT })
-  return card
-}
+const asking = askingCard
 
 test('Approve runs the asking call and the reply goes on to its answer', async () => {
   const page = await env.browser.page()

@@ -43,7 +43,7 @@ test('agentlog serve --scripted serves the page at /, and the page talks to it',
     assert.match((await fetch(`${url}/app.js`)).headers.get('content-type') ?? '', 'text/javascript')
     const page = await browser.page()
     const id = await newSession(page, url)
-    await send(page, 'hi')
+    await send(page, 'hi, draw an image') // the demo's image step ends without waiting for the person
     await waitReady(page)
     assert.match(await lastReply(page).textContent() ?? '', 'scripted model')
     const tools = (await (await fetch(`${url}/sessions/${id}/tools`)).json()) as { tools: unknown[] }
@@ -67,9 +67,9 @@ test('with --token the page sends the token given in its address; without it the
   try {
     const page = await browser.page()
     await page.goto(`${url}/`)
-    await page.getByRole('navigation', { name: 'Sessions' }).getByRole('status').filter({ hasText: /Could not refresh the list: .*token/i }).waitFor()
+    await page.getByRole('navigation', { name: 'Sessions' }).getByRole('status').filter({ hasText: 'The server needs an access token to list the sessions' }).waitFor()
     const id = await newSession(page, `${url}/?token=${token}`)
-    await send(page, 'hi')
+    await send(page, 'hi, draw an image') // the demo's image step ends without waiting for the person
     await waitReady(page)
     assert.match(await lastReply(page).textContent() ?? '', 'scripted model')
     assert.is((await fetch(`${url}/sessions/${id}`)).status, 401)
@@ -92,14 +92,14 @@ test('with --token the page takes the token from its address once: the address l
     const address = await page.evaluate(() => location.href)
     assert.not.match(address, token)
     assert.is(address, `${url}/#/sessions/${encodeURIComponent(id)}`)
-    await send(page, 'hi')
+    await send(page, 'hi, draw an image') // the demo's image step ends without waiting for the person
     await waitReady(page)
     assert.match(await lastReply(page).textContent() ?? '', 'scripted model')
     await page.reload()
     await lastReply(page).filter({ hasText: 'scripted model' }).waitFor()
     await page.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: new RegExp(`^${id}`) }).waitFor()
     assert.is(await page.getByRole('navigation', { name: 'Sessions' }).getByRole('status').count(), 0)
-    await send(page, 'again')
+    await send(page, 'again, the image')
     await waitReady(page)
     assert.not.match(await page.evaluate(() => location.href), token)
     assert.is(await page.evaluate(() => sessionStorage.getItem('agentlog.token')), token)
@@ -129,7 +129,7 @@ test('a refused token offers a field; a right token typed there opens the page, 
     await page.getByText('No sessions yet.').waitFor()
     assert.is(await field.count(), 0)
     const id = await newSession(page, page.url())
-    await send(page, 'hi')
+    await send(page, 'hi, draw an image') // the demo's image step ends without waiting for the person
     await waitReady(page)
     assert.match(await lastReply(page).textContent() ?? '', 'scripted model')
     assert.is(page.url(), `${url}/#/sessions/${encodeURIComponent(id)}`)

@@ -1,6 +1,7 @@
-// The approval form of an asking call: Approve, Deny, or Edit the arguments in a JSON editor that
-// is checked against the tool's input schema before anything is sent; "always allow" grants a
-// rule (the tool's suggested rules, or this tool with any input) along with the approval.
+// The approval form of an asking call: Approve, Deny (with an optional reason the log keeps), or
+// Edit the arguments in a JSON editor that is checked against the tool's input schema before
+// anything is sent (Esc or Cancel leaves the editor, not the reply); "always allow" grants a rule
+// (the tool's suggested rules, or this tool with any input) along with the approval.
 import { useContext, useState } from 'preact/hooks'
 import { z } from 'zod'
 import type { PermissionRule, ToolCallBlock } from '../../lib/messages.js'
@@ -37,7 +38,19 @@ export const Approval = ({ call }: { call: ToolCallBlock }) => {
   const [text, setText] = useState(() => prettyArgs(call.input))
   const [problem, setProblem] = useState<string | null>(null)
   const [always, setAlways] = useState(false)
+  const [reason, setReason] = useState('')
   if (!live) return null
+  const cancelEdit = () => {
+    setEditing(false)
+    setText(prettyArgs(call.input))
+    setProblem(null)
+  }
+  const onEditorKey = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape') return
+    e.preventDefault()
+    e.stopPropagation() // Esc elsewhere stops the reply; here it only leaves the editor
+    cancelEdit()
+  }
   const rules = rulesFor(call)
   const approve = () => {
     if (editing) {
@@ -54,16 +67,19 @@ export const Approval = ({ call }: { call: ToolCallBlock }) => {
         <label for=${editorId}>Arguments (JSON)</label>
         <textarea id=${editorId} class="json" rows="6" spellcheck="false" value=${text}
           aria-invalid=${problem ? 'true' : 'false'} aria-describedby=${problem ? `${editorId}-problem` : undefined}
-          onInput=${(e: Event) => setText((e.target as HTMLTextAreaElement).value)}></textarea>
+          onInput=${(e: Event) => setText((e.target as HTMLTextAreaElement).value)} onKeyDown=${onEditorKey}></textarea>
         ${problem ? html`<p id=${`${editorId}-problem`} class="problem" role="alert">${problem}</p>` : null}` : null}
       <label class="check">
         <input type="checkbox" checked=${always} onChange=${(e: Event) => setAlways((e.target as HTMLInputElement).checked)} />
         Always allow ${rules.map((r) => (r.rule_content === null ? `${r.tool_name}` : `${r.tool_name} (${r.rule_content})`)).join(', ')}
       </label>
+      <label class="reason">Reason if you deny (optional; the log keeps it)
+        <input type="text" value=${reason} onInput=${(e: Event) => setReason((e.target as HTMLInputElement).value)} />
+      </label>
       <div class="actions">
         <button type="button" class="primary" onClick=${approve}>${editing ? 'Approve edited' : 'Approve'}</button>
-        <button type="button" onClick=${() => live.deny(call)}>Deny</button>
-        ${editing ? null : html`<button type="button" onClick=${() => setEditing(true)}>Edit</button>`}
+        <button type="button" onClick=${() => live.deny(call, reason.trim() || undefined)}>Deny</button>
+        ${editing ? html`<button type="button" onClick=${cancelEdit}>Cancel</button>` : html`<button type="button" onClick=${() => setEditing(true)}>Edit</button>`}
       </div>
     </div>`
 }

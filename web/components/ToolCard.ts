@@ -14,19 +14,21 @@ const CALL_LABEL: Record<ToolCallBlock['state'], string> = {
   pending: 'Writing arguments…',
   asking: 'Needs your approval',
   allowed: 'Allowed',
-  submitted: 'Waiting for a result from you',
+  submitted: 'Waiting for you',
   finished: 'Finished',
 }
 
 export const ToolCard = ({ call, result, waiting }: { call: ToolCallBlock; result?: ToolResultBlock; waiting: boolean }) => {
   const { live } = useContext(Session)
-  const state = result ? result.state : call.state
+  // An external call waits for the person, whatever its open result says.
+  const waitsForPerson = call.state === 'submitted' && (!result || result.state === 'running')
+  const state = result && !waitsForPerson ? result.state : call.state
   const text = result ? resultText(result.output) : ''
   return html`
     <section class=${`tool tool-${state}`} aria-label=${`Tool call ${call.name}`} data-call-id=${call.id}>
       <header class="tool-head">
         <span class="tool-name">${call.name}</span>
-        <span class="badge" data-state=${state}>${result ? RESULT_LABEL[result.state] : CALL_LABEL[call.state]}</span>
+        <span class="badge" data-state=${state}>${result && !waitsForPerson ? RESULT_LABEL[result.state] : CALL_LABEL[call.state]}</span>
       </header>
       <pre class="args" aria-label="Arguments">${prettyArgs(call.input) || ' '}</pre>
       ${result ? html`

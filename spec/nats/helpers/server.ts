@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { connect } from '@nats-io/transport-node'
 import { jetstreamManager } from '@nats-io/jetstream'
 import { natsStore, type NatsStore, type NatsStoreOptions } from '../../../lib/nats.js'
+import { noteSkipped } from '../../helpers/skipped.js'
 
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222'
 
@@ -18,6 +19,7 @@ export const natsAvailable = (file: string): boolean => {
   const why = `NATS is not reachable at ${NATS_URL}`
   if (process.env.CI === 'true') throw new Error(`${why}; CI must run the NATS specs (.ci/run starts the server).`)
   process.stdout.write(`skipping ${file}: ${why}. Start it (nats-server -js) or set NATS_URL, then run npm test.\n`)
+  noteSkipped(file, 'NATS')
   return false
 }
 

@@ -3,6 +3,7 @@
 // server skips the Postgres specs with one line saying how to run them; with CI=true it fails.
 import { spawnSync } from 'node:child_process'
 import pg from 'pg'
+import { noteSkipped } from '../../helpers/skipped.js'
 import { postgresStore, type PostgresStore, type PostgresStoreOptions } from '../../../lib/postgres.js'
 
 export const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
@@ -19,6 +20,7 @@ export const postgresAvailable = (file: string): boolean => {
   const why = `PostgreSQL is not reachable at ${DATABASE_URL}`
   if (process.env.CI === 'true') throw new Error(`${why}; CI must run the Postgres specs (.ci/run starts the server).`)
   process.stdout.write(`skipping ${file}: ${why}. Start it (pg_ctlcluster --skip-systemctl-redirect 15 main start) or set DATABASE_URL, then run npm test.\n`)
+  noteSkipped(file, 'PostgreSQL')
   return false
 }
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import { noteSkipped } from '../../helpers/skipped.js'
 
 export const CHROMIUM = '/usr/bin/chromium'
 export const SCREENSHOTS = fileURLToPath(new URL('../../../tmp/screenshots/', import.meta.url))
@@ -21,6 +22,7 @@ export const chromiumAvailable = (what: string): boolean => {
   if (existsSync(CHROMIUM)) return true
   if (process.env.CI) throw new Error(`${what}: ${CHROMIUM} is missing in CI; .ci/run installs it with apt-get install -y chromium.`)
   console.log(`${what}: skipped, ${CHROMIUM} is missing (apt-get install -y chromium)`)
+  noteSkipped(what, 'Chromium')
   return false
 }
 

@@ -26,6 +26,14 @@ export const send = async (page: Page, text: string): Promise<void> => {
 export const replies = (page: Page): Locator => page.locator('article.msg-assistant')
 export const lastReply = (page: Page): Locator => replies(page).last()
 
+/** Sends "approve" (the playbook's asking call, send_email) and returns its card once the approval form shows. */
+export const askingCard = async (page: Page): Promise<Locator> => {
+  await send(page, 'approve')
+  const card = page.getByRole('region', { name: 'Tool call send_email' })
+  await card.getByRole('group', { name: 'Approve send_email?' }).waitFor({ timeout: TIMEOUT })
+  return card
+}
+
 /** Waits until the page says the agent is idle again, with the reply to the last message shown. */
 export const waitReady = (page: Page): Promise<unknown> =>
   page.waitForFunction(() => {

@@ -1,46 +1,17 @@
 // The agent the browser specs and the web benchmark serve: a scripted model that acts on the last
 // user message ("hello", "long", "slow tool", "approve", "external", "image", "stream N"), and
 // tools for each case: a slow streaming tool, a tool that asks, an external tool, an image tool.
-import { deflateSync } from 'node:zlib'
 import { z } from 'zod'
 import {
   callTool, defineTool, say, scriptedModel, usage,
   type AgentOptions, type ModelRequest, type ScriptStep, type Tool,
 } from '../../../lib/index.js'
 import { sleep } from '../../../lib/abort.js'
-
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-  return c >>> 0
-})
-const crc = (bytes: Buffer) => {
-  let c = 0xffffffff
-  for (const b of bytes) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
-}
-const chunk = (type: string, data: Buffer) => {
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-  const out = Buffer.alloc(body.length + 8)
-  out.writeUInt32BE(data.length, 0)
-  body.copy(out, 4)
-  out.writeUInt32BE(crc(body), body.length + 4)
-  return out
-}
+import { gradientPng } from '../../../lib/cli/demo/image.js'
 
 /** A SIZE x SIZE RGB PNG with a colour gradient, as base64 (what an image tool returns). */
 export const PNG_SIZE = 96
-export const PNG = (() => {
-  const rows = Buffer.alloc(PNG_SIZE * (PNG_SIZE * 3 + 1))
-  for (let y = 0; y < PNG_SIZE; y++)
-    for (let x = 0; x < PNG_SIZE; x++) rows.set([255 - x * 2, 80 + y, 120 + x], y * (PNG_SIZE * 3 + 1) + 1 + x * 3)
-  const header = Buffer.alloc(13)
-  header.writeUInt32BE(PNG_SIZE, 0)
-  header.writeUInt32BE(PNG_SIZE, 4)
-  header.set([8, 2, 0, 0, 0], 8)
-  const signature = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10])
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]).toString('base64')
-})()
+export const PNG = gradientPng(PNG_SIZE)
 
 export const LONG_TEXT = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ')
 
