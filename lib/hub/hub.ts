@@ -80,7 +80,8 @@ export const createHub = (options: HubOptions): Hub => {
     return done
   }
   const live = new LiveSessions(maxLive, idleMs, evict)
-  const subagents = new SubagentSessions(store, (session_id) => live.get(session_id))
+  // A sub-agent session held here answers routed requests like the root's (`server` is made below).
+  const subagents = new SubagentSessions(store, (session_id) => live.get(session_id), (session_id) => server?.opened(session_id))
   /** The session held here: a root, or a sub-agent's held with its root. */
   const held = (session_id: string) => live.get(session_id) ?? subagents.get(session_id)
 
@@ -112,6 +113,7 @@ export const createHub = (options: HubOptions): Hub => {
       for (const listener of agentListeners) notify(listener, agent)
       live.trim()
       server?.opened(session_id)
+      for (const child of children.keys()) server?.opened(child)
       return session
     } catch (error) {
       await log.close().catch(() => undefined)

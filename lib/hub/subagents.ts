@@ -36,7 +36,8 @@ export class SubagentSessions {
   /** Sub-agent session id -> the session id of its tree's root. */
   private readonly rootOf = new Map<string, string>()
 
-  constructor(private readonly store: SessionStore, private readonly live: (session_id: string) => LiveSession | undefined) {}
+  /** `started`: a new sub-agent session is held here (its agent linked once this turn is over). */
+  constructor(private readonly store: SessionStore, private readonly live: (session_id: string) => LiveSession | undefined, private readonly started: (session_id: string) => void) {}
 
   /** The SubagentLogs of root session `root_id`, whose sub-agent logs go to `children`; `reopened` holds those opened beforehand. */
   logsFor(root_id: string, children: Map<string, LogStore>, reopened: Map<string, LogStore>): SubagentLogs {
@@ -48,7 +49,9 @@ export class SubagentSessions {
     return {
       open: async (session_id, parent) => {
         await this.store.create({ session_id, metadata: { parent } })
-        return adopt(session_id, await this.store.open(session_id))
+        const log = adopt(session_id, await this.store.open(session_id))
+        setTimeout(() => this.started(session_id), 0)
+        return log
       },
       reopen: (session_id) => {
         const log = reopened.get(session_id)
