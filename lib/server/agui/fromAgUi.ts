@@ -1,7 +1,8 @@
 // A RunAgentInput read against the session's state: what the run asks of the agent. The client
 // sends the whole conversation every run, so only what the log does not hold yet is new: a user
 // message starts a reply, `role: "tool"` messages answer the front-end calls the reply waits for,
-// and `resume` answers interrupts (all cancelled: USER_INTERRUPT). A history that contradicts the
+// and `resume` answers interrupts (all cancelled: USER_INTERRUPT), the root's own or its sub-agents'
+// (each answered in the sub-agent's reply, which the root's run follows). A history that contradicts the
 // log, a partial resume, or new input while interrupts are pending is refused; nothing is applied.
 import { z } from 'zod'
 import type { AgentInput } from '../../agent.js'
@@ -10,7 +11,7 @@ import { AgentError, describe, type AgentErrorCode } from '../../errors.js'
 import { ExternalExecutionResultEvent, ToolResultBlock, UserConfirmResultEvent, UserInterruptEvent, UserMsg } from '../../factories.js'
 import type { Msg, ToolCallBlock } from '../../messages.js'
 import type { AgentState } from '../../../reducers/state.js'
-import { resultMessageId, toolCallParentId } from './toAgUi.js'
+import { resultMessageId, toolCallParentId, type DescendantAsks } from './toAgUi.js'
 import type { AgUiMessage, AgUiResume, RunAgentInput } from './types.js'
 
 const MessageSchema = z.looseObject({
@@ -31,7 +32,7 @@ export const RunAgentInputSchema = z.looseObject({
 
 /** What a run does: send one input to the agent, or nothing (a resume already applied). */
 export type RunPlan =
-  | { kind: 'input'; input: AgentInput; reply_id?: string; externalCallIds: string[] }
+  | { kind: 'input'; input: AgentInput; reply_id?: string; externalCallIds: string[]; before?: AgentInput[] }
   | { kind: 'none'; reply_id: string | null }
 
 const refuse = (code: AgentErrorCode, message: string): never => {
@@ -54,9 +55,12 @@ export const parseRunInput = (body: unknown): RunAgentInput => {
   return run
 }
 
-export const planRun = (state: AgentState, run: RunAgentInput, clock: Clock = systemClock): RunPlan => {
-  const pendingInterrupts = state.status === 'paused' ? state.waiting_for.filter((c) => c.state === 'asking') : []
-  if (run.resume?.length) return planResume(state, pendingInterrupts, run.resume, clock)
+/** `descendants`: the calls the root's sub-agents wait on to be confirmed (the root's run is paused on their calls). */
+export const planRun = (state: AgentState, run: RunAgentInput, clock: Clock = systemClock, descendants: readonly DescendantAsks[] = []): RunPlan => {
+  const own = state.status === 'paused' ? state.waiting_for.filter((c) => c.state === 'asking') : []
+  const asks = state.status !== 'paused' ? [] : own.length ? [{ session_id: '', reply_id: state.reply_id!, calls: own }] : descendants.filter((d) => d.calls.length)
+  const pendingInterrupts = asks.flatMap((d) => d.calls)
+  if (run.resume?.length) return planResume(state, asks, run.resume, clock)
   if (pendingInterrupts.length)
     refuse('REPLY_PAUSED', `The run is paused on interrupts ${pendingInterrupts.map((c) => c.id).join(', ')}; answer every one with resume (resolved or cancelled) before sending new input.`)
   const fresh = newMessages(state, run.messages)
@@ -72,7 +76,8 @@ export const planRun = (state: AgentState, run: RunAgentInput, clock: Clock = sy
   return { kind: 'input', input: { ...msg, id: userMessages[0].id }, externalCallIds: [] }
 }
 
-const planResume = (state: AgentState, pending: ToolCallBlock[], resume: AgUiResume[], clock: Clock): RunPlan => {
+const planResume = (state: AgentState, asks: readonly DescendantAsks[], resume: AgUiResume[], clock: Clock): RunPlan => {
+  const pending = asks.flatMap((d) => d.calls)
   if (!pending.length) {
     const answered = resume.every((r) => isAnsweredCall(state, r.interruptId))
     if (answered) return { kind: 'none', reply_id: state.reply_id }
@@ -84,14 +89,16 @@ const planResume = (state: AgentState, pending: ToolCallBlock[], resume: AgUiRes
     refuse('INVALID_INPUT', `The resume must answer every open interrupt exactly once: open ${pending.map((c) => c.id).join(', ')}; received ${resume.map((r) => r.interruptId).join(', ')}.`)
   const reply_id = state.reply_id!
   if (resume.every((r) => r.status === 'cancelled')) return { kind: 'input', input: UserInterruptEvent({ reply_id }, clock), reply_id, externalCallIds: [] }
-  const confirm_results = pending.map((call) => {
+  const confirmation = (ask: DescendantAsks) => UserConfirmResultEvent({ reply_id: ask.reply_id, confirm_results: ask.calls.map((call) => {
     const answer = byId.get(call.id)!
     const payload = (answer.payload ?? {}) as { approved?: unknown; editedArgs?: unknown }
     const confirmed = answer.status === 'resolved' && payload.approved !== false
     const edited = confirmed && typeof payload.editedArgs === 'object' && payload.editedArgs !== null
     return { confirmed, tool_call: edited ? { ...call, input: JSON.stringify(payload.editedArgs) } : call }
-  })
-  return { kind: 'input', input: UserConfirmResultEvent({ reply_id, confirm_results }, clock), reply_id, externalCallIds: [] }
+  }) }, clock)
+  // Several sub-agents asking: each is answered; the run follows the root's reply from the last answer.
+  const inputs = asks.map(confirmation)
+  return { kind: 'input', input: inputs.at(-1)!, before: inputs.slice(0, -1), reply_id, externalCallIds: [] }
 }
 
 const answerExternalCalls = (state: AgentState, answers: AgUiMessage[], clock: Clock): RunPlan => {

@@ -2,7 +2,11 @@
 // (a new reply, or a resumed one) that tracks what is open, so that however the run ends it can
 // close every message, reasoning span, tool call and step before RUN_FINISHED or RUN_ERROR.
 // Tool results are gathered and sent as one TOOL_CALL_RESULT at their end. No I/O, no clock.
+// Sub-agents (a run streamed with their events, each tagged `metadata.session_id`): their progress is
+// already the agent tool's result stream, so their own events only tell which of their calls ask
+// for confirmation; when the reply parks on its sub-agent calls, those are the run's interrupts.
 import type { OutputEvent } from '../../events.js'
+import type { ToolCallBlock } from '../../messages.js'
 import type { AgUiContentPart, AgUiEvent, AgUiInterrupt } from './types.js'
 
 export interface AgUiRunOptions {
@@ -12,6 +16,8 @@ export interface AgUiRunOptions {
   reply_id?: string
   /** Calls whose results the front end sent itself: no TOOL_CALL_RESULT is echoed for them. */
   externalCallIds?: readonly string[]
+  /** The text a resumed reply's unfinished results streamed before this run (a parked sub-agent's call), by call id. */
+  partialResults?: Readonly<Record<string, string>>
 }
 
 /** The AG-UI message id of a tool call's result (our result block shares the call's id). */
@@ -34,7 +40,7 @@ export interface AgUiRun {
   readonly ended: boolean
 }
 
-export const createAgUiRun = ({ threadId, runId, reply_id, externalCallIds = [] }: AgUiRunOptions): AgUiRun => {
+export const createAgUiRun = ({ threadId, runId, reply_id, externalCallIds = [], partialResults = {} }: AgUiRunOptions): AgUiRun => {
   let started = false
   let ended = false
   let last: OutputEvent | null = null
@@ -44,9 +50,16 @@ export const createAgUiRun = ({ threadId, runId, reply_id, externalCallIds = [] 
   const openText = new Set<string>()
   const openReasoning = new Set<string>()
   const openCalls = new Set<string>()
-  const results = new Map<string, PendingResult>()
+  const results = new Map<string, PendingResult>(Object.entries(partialResults).map(([id, text]) => [id, { text, parts: [] }]))
   const external = new Set(externalCallIds)
   const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }
+
+  /** The asking calls of each sub-agent session, while they wait. */
+  const descendantAsks = new Map<string, { reply_id: string; calls: ToolCallBlock[] }>()
+  const trackDescendant = (session_id: string, event: OutputEvent) => {
+    if (event.type === 'REQUIRE_USER_CONFIRM') descendantAsks.set(session_id, { reply_id: event.reply_id, calls: event.tool_calls })
+    else if (event.type === 'REPLY_START' || event.type === 'REPLY_END' || (event as { type: string }).type === 'USER_CONFIRM_RESULT') descendantAsks.delete(session_id)
+  }
 
   const start = (metadata?: Record<string, unknown>): AgUiEvent[] => {
     if (started) return []
@@ -71,6 +84,11 @@ export const createAgUiRun = ({ threadId, runId, reply_id, externalCallIds = [] 
 
   const map = (event: OutputEvent): AgUiEvent[] => {
     if (ended) return []
+    const session_id = event.metadata?.session_id
+    if (typeof session_id === 'string' && session_id !== threadId) {
+      trackDescendant(session_id, event)
+      return []
+    }
     last = event
     const out = started ? [] : start(reply_id ? { reply_id } : { reply_id: event.reply_id })
     switch (event.type) {
@@ -164,6 +182,8 @@ export const createAgUiRun = ({ threadId, runId, reply_id, externalCallIds = [] 
         message: `Allow ${call.name} with ${call.input}?`, responseSchema: APPROVAL_SCHEMA,
       }))
       out.push(finished({ type: 'interrupt', interrupts }))
+    } else if (last?.type === 'REQUIRE_EXTERNAL_EXECUTION' && descendantAsks.size) {
+      out.push(finished({ type: 'interrupt', interrupts: descendantInterrupts([...descendantAsks].map(([session_id, asks]) => ({ session_id, ...asks }))) }))
     } else if (last?.type === 'REQUIRE_EXTERNAL_EXECUTION') {
       out.push(finished({ type: 'success', pendingToolCallIds: last.tool_calls.map((c) => c.id) }))
     } else if (last?.type === 'REPLY_END' && (last.finished_reason === 'error' || last.finished_reason === 'exceed_max_iters')) {
@@ -185,6 +205,21 @@ export const createAgUiRun = ({ threadId, runId, reply_id, externalCallIds = [] 
 
   return { start: () => start(reply_id ? { reply_id } : undefined), map, finish, fail, get ended() { return ended } }
 }
+
+/** The calls a sub-agent session waits on to be confirmed. */
+export interface DescendantAsks {
+  session_id: string
+  reply_id: string
+  calls: readonly ToolCallBlock[]
+}
+
+/** A sub-agent's asking calls as interrupts: answered by a resume like the root's own, named with their session. */
+export const descendantInterrupts = (asks: readonly DescendantAsks[]): AgUiInterrupt[] =>
+  asks.flatMap(({ session_id, calls }) => calls.map((call) => ({
+    id: call.id, reason: 'tool_call' as const, toolCallId: call.id,
+    message: `Allow ${call.name} with ${call.input}? (asked by the sub-agent of session ${session_id})`,
+    responseSchema: APPROVAL_SCHEMA, metadata: { session_id },
+  })))
 
 const partType = (mediaType: string): 'image' | 'audio' | 'video' | 'document' =>
   mediaType.startsWith('image/') ? 'image' : mediaType.startsWith('audio/') ? 'audio' : mediaType.startsWith('video/') ? 'video' : 'document'
