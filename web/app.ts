@@ -28,6 +28,9 @@ const goTo = (id: string | null) => {
 /** Sessions the list asks for at first, and how many more each "More sessions" adds (one page). */
 const PAGE = 100
 
+/** A conversation shown read-only (a sub-agent's, inside its card). */
+const readOnly = (state: AgentState) => html`<${Conversation} state=${state} live=${false} />`
+
 interface Past { seq: number | null; label: string; state: AgentState }
 
 export const App = ({ api }: { api: Api }) => {
@@ -76,6 +79,7 @@ export const App = ({ api }: { api: Api }) => {
     const session = new LiveSession({
       base: api.base, token: api.token, session_id: current, onChange: redraw,
       onDevToolsJump: (state) => setPast({ seq: null, label: 'a state picked in Redux DevTools', state }),
+      tree: { waiting: () => api.waiting(current), answer: (body) => api.input(current, body) },
     })
     setLive(session)
     api.tools(current).then(setTools, () => setTools([]))
@@ -101,7 +105,8 @@ export const App = ({ api }: { api: Api }) => {
     if (!live) return
     setPast({ seq: row.last_seq, label: `event #${row.last_seq} (${row.type})`, state: replay(live.log.slice(0, row.last_seq)) })
   }, [live])
-  const context = useMemo(() => ({ live: past ? null : live, tools }), [live, tools, past])
+  const waits = live?.descendantWaits
+  const context = useMemo(() => ({ live: past ? null : live, tools, descendantWaits: past || !waits ? [] : waits, conversation: readOnly }), [live, tools, past, waits])
 
   const open = (id: string) => {
     setShowSessions(false)

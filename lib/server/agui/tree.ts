@@ -2,13 +2,13 @@
 // (`submitted`), whose sub-agent waits on its own asking calls, or on a sub-agent call of its own,
 // and so on. Read from the live tree of the process that owns the root (the sub-agents run there);
 // nothing when this process does not hold the root open.
-import type { Agent } from '../../agent.js'
 import type { Hub } from '../../hub/types.js'
 import { findSession, treeWaitingFor } from '../../subagents/tree.js'
+import { liveAgent } from '../tree.js'
 import type { DescendantAsks } from './toAgUi.js'
 
 export const descendantAsks = (hub: Hub, root_id: string): DescendantAsks[] => {
-  const root = liveRoot(hub, root_id)
+  const root = liveAgent(hub, root_id)
   if (!root) return []
   const bySession = new Map<string, DescendantAsks>()
   for (const { session_id, ...call } of treeWaitingFor(root)) {
@@ -19,13 +19,4 @@ export const descendantAsks = (hub: Hub, root_id: string): DescendantAsks[] => {
     bySession.set(session_id, { ...asks, calls: [...asks.calls, call] })
   }
   return [...bySession.values()]
-}
-
-/** The root's agent when this process holds it open. */
-const liveRoot = (hub: Hub, root_id: string): Agent | undefined => {
-  let found: Agent | undefined
-  hub.onAgent?.((agent) => {
-    if (agent.session_id === root_id) found = agent
-  })?.()
-  return found
 }

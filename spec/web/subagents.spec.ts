@@ -1,0 +1,42 @@
+// Sub-agents in the page (issue 21 item 8), in a real browser against the real server: a sub-agent's
+// call is a card with the agent tool's name, the sub-agent's report as it streams and its status;
+// the sub-agent's approval is answered from the parent's view (the root's /input reaches it), and
+// the reply goes on to its end; the card expands into the sub-agent's conversation (followed live
+// when the server serves the sub-agent's session; otherwise it says the report is what there is).
+import * as assert from 'uvu/assert'
+import { TIMEOUT, lastReply, newSession, send, serverState, waitReady } from './helpers/page.js'
+import { browserSuite } from './helpers/suite.js'
+
+const { test, env, run } = browserSuite('web/subagents')
+
+test("a sub-agent's call is a card with its streamed report; its approval is answered from the parent's view and the reply ends", async () => {
+  const page = await env.browser.page()
+  const id = await newSession(page, env.server.url)
+  await send(page, 'delegate')
+  const card = page.getByRole('region', { name: 'Sub-agent call research' })
+  await card.getByRole('group', { name: 'Approve send_email?' }).waitFor({ timeout: TIMEOUT })
+  assert.match(await card.getByLabel("Sub-agent's report").textContent() ?? '', 'Checking the calendar.')
+  assert.ok(await card.getByText('Waits for you').isVisible())
+  assert.match(await card.getByRole('group', { name: 'send_email, asked by the sub-agent' }).textContent() ?? '', 'ann@example.com')
+  const paused = await serverState(env.server.url, id)
+  assert.equal(paused.waiting_for.map((c) => [c.name, c.state]), [['research', 'submitted']], "the root waits on the sub-agent's call")
+
+  await card.getByText("The sub-agent's conversation").click()
+  const child = await card.getAttribute('data-child-session')
+  const served = (await fetch(`${env.server.url}/sessions/${child}`)).ok
+  if (served) await card.locator('.child-conversation').getByText('Checking the calendar.').waitFor({ timeout: TIMEOUT })
+  else await card.getByRole('note').filter({ hasText: 'not served here' }).waitFor({ timeout: TIMEOUT })
+
+  await card.getByRole('button', { name: 'Approve', exact: true }).click()
+  await waitReady(page)
+  await lastReply(page).getByText('Done: Checking the calendar. Done: sent "Found it" to ann@example.com').waitFor({ timeout: TIMEOUT })
+  assert.ok(await card.getByText('Done', { exact: true }).isVisible(), "the card's status is the call's outcome")
+  const state = await serverState(env.server.url, id)
+  const reply = state.context[state.context.length - 1]
+  assert.is(reply.finished_reason, 'completed')
+  const result = reply.content.find((b) => b.type === 'tool_result')
+  assert.is(result?.type === 'tool_result' && result.state, 'success')
+  await page.close()
+})
+
+run()
