@@ -47,6 +47,10 @@ export const App = ({ api }: { api: Api }) => {
   /** At phone width the sessions list is behind a button (the conversation comes first), and shown while no session is open. */
   const [showSessions, setShowSessions] = useState(false)
 
+  /** The sub-agent session whose log the timeline shows instead of the open session's, and its follower. */
+  const [logOf, setLogOf] = useState<string | null>(null)
+  const [childLog, setChildLog] = useState<LiveSession | null>(null)
+
   const [wanted, setWanted] = useState(PAGE)
   const [more, setMore] = useState(false)
   const [tokenRefused, setTokenRefused] = useState(false)
@@ -86,6 +90,14 @@ export const App = ({ api }: { api: Api }) => {
     return () => session.close()
   }, [current, api])
 
+  useEffect(() => setLogOf(null), [current])
+  useEffect(() => {
+    if (!live || !logOf) return setChildLog(null)
+    const child = live.child(logOf, redraw)
+    setChildLog(child)
+    return () => child.close()
+  }, [live, logOf])
+
   const state = live?.state
   const status = state?.status ?? 'idle'
   useEffect(refresh, [status])
@@ -103,10 +115,16 @@ export const App = ({ api }: { api: Api }) => {
 
   const pick = useCallback((row: TimelineRow) => {
     if (!live) return
+    // A sub-agent's event shows the sub-agent's conversation then (forking is the open session's).
+    if (childLog) return setPast({ seq: null, label: `the sub-agent's event #${row.last_seq} (${row.type})`, state: replay(childLog.log.slice(0, row.last_seq)) })
     setPast({ seq: row.last_seq, label: `event #${row.last_seq} (${row.type})`, state: replay(live.log.slice(0, row.last_seq)) })
-  }, [live])
+  }, [live, childLog])
+  const showLog = useCallback((session_id: string) => {
+    setLogOf(session_id)
+    setShowTimeline(true)
+  }, [])
   const waits = live?.descendantWaits
-  const context = useMemo(() => ({ live: past ? null : live, tools, descendantWaits: past || !waits ? [] : waits, conversation: readOnly }), [live, tools, past, waits])
+  const context = useMemo(() => ({ live: past ? null : live, tools, descendantWaits: past || !waits ? [] : waits, conversation: readOnly, showLog }), [live, tools, past, waits])
 
   const open = (id: string) => {
     setShowSessions(false)
@@ -153,7 +171,11 @@ export const App = ({ api }: { api: Api }) => {
           ${past ? null : html`<${Composer} status=${status} onSend=${(t: string) => live.send(t)} onStop=${() => live.stop()} />`}` : null}
       </main>
       ${live && showTimeline ? html`<div id="timeline" class="timeline-wrap">
-        <${TimelinePanel} rows=${live.timeline.rows} version=${version} picked=${past?.seq ?? null} onPick=${pick} />
+        ${childLog ? html`<div class="banner past" role="status">
+          The log of sub-agent session ${logOf}. <button type="button" onClick=${() => setLogOf(null)}>Back to this session's log</button>
+          ${childLog.error ? html`<p class="small">It is not served here (its log is kept by the process that ran it).</p>` : null}
+        </div>` : null}
+        <${TimelinePanel} key=${logOf ?? current} rows=${(childLog ?? live).timeline.rows} version=${version} picked=${childLog ? null : past?.seq ?? null} onPick=${pick} />
       </div>` : null}
     </div>`
 }
