@@ -11,12 +11,18 @@ import { browserSuite } from './helpers/suite.js'
 
 const { test, env, run } = browserSuite('web/subagents')
 
-test("a sub-agent's call is a card with its streamed report; its approval is answered from the parent's view and the reply ends", async () => {
+/** A new session whose reply delegates to the research sub-agent, once the sub-agent's approval shows on its card. */
+const delegated = async () => {
   const page = await env.browser.page()
   const id = await newSession(page, env.server.url)
   await send(page, 'delegate')
   const card = page.getByRole('region', { name: 'Sub-agent call research' })
   await card.getByRole('group', { name: 'Approve send_email?' }).waitFor({ timeout: TIMEOUT })
+  return { page, id, card }
+}
+
+test("a sub-agent's call is a card with its streamed report; its approval is answered from the parent's view and the reply ends", async () => {
+  const { page, id, card } = await delegated()
   assert.match(await card.getByLabel("Sub-agent's report").textContent() ?? '', 'Checking the calendar.')
   assert.ok(await card.getByText('Waits for you').isVisible())
   assert.match(await card.getByRole('group', { name: 'send_email, asked by the sub-agent' }).textContent() ?? '', 'ann@example.com')
@@ -42,11 +48,7 @@ test("a sub-agent's call is a card with its streamed report; its approval is ans
 })
 
 test("the timeline switches to the sub-agent's log and back; Stop while the sub-agent waits stops the whole tree", async () => {
-  const page = await env.browser.page()
-  const id = await newSession(page, env.server.url)
-  await send(page, 'delegate')
-  const card = page.getByRole('region', { name: 'Sub-agent call research' })
-  await card.getByRole('group', { name: 'Approve send_email?' }).waitFor({ timeout: TIMEOUT })
+  const { page, id, card } = await delegated()
   const child = await card.getAttribute('data-child-session')
   await card.getByText("The sub-agent's conversation").click()
   await card.getByRole('button', { name: 'Show its log in the timeline' }).click()
