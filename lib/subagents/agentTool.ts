@@ -138,8 +138,8 @@ async function* runChild(
   try {
     while (!over || pending.length) {
       if (pending.length) {
-        yield pending.join('')
-        pending.length = 0
+        // Taken before the yield: what arrives while the call's stream is busy waits for the next one.
+        yield pending.splice(0).join('')
       } else {
         await new Promise<void>((resolve) => (wake = resolve))
         wake = null

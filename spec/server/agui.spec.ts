@@ -225,7 +225,7 @@ test('a user message whose content is an object or a number is refused 400 INVAL
 /** A lead whose `research` sub-agent says something, then asks to remove /a, then reports. */
 const serveTree = () => startServer(() => ({
   name: 'Lead',
-  tools: [agentTool({ name: 'research', description: 'Researches', agent: { name: 'Researcher', tools: [remove], model: scriptedModel([[...say('Looking. '), ...callTool('r-1', 'remove', { path: '/a' })], [...say('Removed it.')]]) } })],
+  tools: [agentTool({ name: 'research', description: 'Researches', agent: { name: 'Researcher', tools: [remove], model: scriptedModel([[...say('Looking. ', 3), ...callTool('r-1', 'remove', { path: '/a' })], [...say('Removed it.')]]) } })],
   model: scriptedModel([[...callTool('c-1', 'research', { task: 'clean up' })], [...say('All done.')]]),
 }))
 
