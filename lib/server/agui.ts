@@ -8,7 +8,7 @@ import { AgentError } from '../errors.js'
 import type { Hub, SessionHandle } from '../hub/types.js'
 import type { CallerToolSpec } from '../tools.js'
 import { parseRunInput, planRun } from './agui/fromAgUi.js'
-import { descendantAsks } from './agui/tree.js'
+import { descendantsOf } from './agui/tree.js'
 import { createAgUiRun, type AgUiRun } from './agui/toAgUi.js'
 import type { AgUiEvent } from './agui/types.js'
 import { publicError, readJson } from './http.js'
@@ -58,7 +58,7 @@ const respond = async (ctx: AgUiContext, sink: SseSink, threadId: string, run: R
   try {
     const handle = await openThread(ctx.hub, threadId)
     const state = await handle.state()
-    const plan = planRun(state, run, undefined, run.resume?.length ? descendantAsks(ctx.hub, threadId) : [])
+    const plan = planRun(state, run, undefined, run.resume?.length ? descendantsOf(ctx.hub, threadId) : undefined)
     mapped = createAgUiRun({ threadId, runId: run.runId, ...(plan.reply_id ? { reply_id: plan.reply_id, partialResults: partialResults(state) } : {}), ...(plan.kind === 'input' ? { externalCallIds: plan.externalCallIds } : {}) })
     if (plan.kind === 'none') return send([...mapped.start(), ...mapped.finish()])
     release = ctx.replies.acquire('process')

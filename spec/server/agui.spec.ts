@@ -258,6 +258,9 @@ for (const [name, status, payload] of [['approved', 'resolved', { approved: true
         assert.is(result.content, 'Looking. Removed it.', "the sub-agent's text, before and after its pause, is the call's result")
         assert.equal(resumed.events.at(-1), { type: 'RUN_FINISHED', threadId, runId: resumed.events[0].runId })
         assert.is(agent.messages.at(-1)!.content, 'All done.')
+        const again = await run(agent, { resume: [{ interruptId: 'r-1', status, payload }] })
+        assert.equal(again.events.map((e) => e.type), ['RUN_STARTED', 'RUN_FINISHED'], "a repeated resume of a sub-agent's interrupt changes nothing")
+        assert.equal(removed, ['/a'])
       } else {
         assert.equal(removed, [])
         assert.equal(resumed.events.at(-1)!.outcome, { type: 'cancelled' })

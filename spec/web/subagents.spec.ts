@@ -26,6 +26,7 @@ test("a sub-agent's call is a card with its streamed report; its approval is ans
   assert.match(await card.getByLabel("Sub-agent's report").textContent() ?? '', 'Checking the calendar.')
   assert.ok(await card.getByText('Waits for you').isVisible())
   assert.match(await card.getByRole('group', { name: 'send_email, asked by the sub-agent' }).textContent() ?? '', 'ann@example.com')
+  assert.is(await card.getByLabel(/Always allow/).count(), 0, "no rule is offered: the root's answer grants none in the sub-agent")
   const paused = await serverState(env.server.url, id)
   assert.equal(paused.waiting_for.map((c) => [c.name, c.state]), [['research', 'submitted']], "the root waits on the sub-agent's call")
 

@@ -41,7 +41,7 @@ export const SubagentCard = ({ call, result, waiting, child_session_id }: Subage
         <div key=${`${c.session_id}/${c.id}`} class="descendant-call" role="group" aria-label=${`${c.name}, asked by the sub-agent`}>
           <p class="small">The sub-agent ${c.state === 'asking' ? 'asks to run' : 'waits for the result of'} <strong>${c.name}</strong>:</p>
           <pre class="args">${prettyArgs(c.input)}</pre>
-          ${c.state === 'asking' ? html`<${Approval} call=${c} />` : html`<${ExternalResult} call=${c} />`}
+          ${c.state === 'asking' ? html`<${Approval} call=${c} grants=${false} />` : html`<${ExternalResult} call=${c} />`}
         </div>`)}
       <details class="subagent-conversation" onToggle=${(e: Event) => setOpen((e.target as HTMLDetailsElement).open)}>
         <summary>The sub-agent's conversation</summary>

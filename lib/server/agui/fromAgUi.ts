@@ -55,12 +55,19 @@ export const parseRunInput = (body: unknown): RunAgentInput => {
   return run
 }
 
-/** `descendants`: the calls the root's sub-agents wait on to be confirmed (the root's run is paused on their calls). */
-export const planRun = (state: AgentState, run: RunAgentInput, clock: Clock = systemClock, descendants: readonly DescendantAsks[] = []): RunPlan => {
+/** The root's sub-agents: the calls they wait on to be confirmed, and whether one of their logs answered a call. */
+export interface Descendants {
+  asks: readonly DescendantAsks[]
+  answered: (call_id: string) => boolean
+}
+
+const NO_DESCENDANTS: Descendants = { asks: [], answered: () => false }
+
+export const planRun = (state: AgentState, run: RunAgentInput, clock: Clock = systemClock, { asks: descendants, answered }: Descendants = NO_DESCENDANTS): RunPlan => {
   const own = state.status === 'paused' ? state.waiting_for.filter((c) => c.state === 'asking') : []
   const asks = state.status !== 'paused' ? [] : own.length ? [{ session_id: '', reply_id: state.reply_id!, calls: own }] : descendants.filter((d) => d.calls.length)
   const pendingInterrupts = asks.flatMap((d) => d.calls)
-  if (run.resume?.length) return planResume(state, asks, run.resume, clock)
+  if (run.resume?.length) return planResume(state, asks, run.resume, clock, answered)
   if (pendingInterrupts.length)
     refuse('REPLY_PAUSED', `The run is paused on interrupts ${pendingInterrupts.map((c) => c.id).join(', ')}; answer every one with resume (resolved or cancelled) before sending new input.`)
   const fresh = newMessages(state, run.messages)
@@ -76,10 +83,11 @@ export const planRun = (state: AgentState, run: RunAgentInput, clock: Clock = sy
   return { kind: 'input', input: { ...msg, id: userMessages[0].id }, externalCallIds: [] }
 }
 
-const planResume = (state: AgentState, asks: readonly DescendantAsks[], resume: AgUiResume[], clock: Clock): RunPlan => {
+const planResume = (state: AgentState, asks: readonly DescendantAsks[], resume: AgUiResume[], clock: Clock, answeredBelow: (id: string) => boolean): RunPlan => {
   const pending = asks.flatMap((d) => d.calls)
   if (!pending.length) {
-    const answered = resume.every((r) => isAnsweredCall(state, r.interruptId))
+    // A repeated resume changes nothing, whether it answered the root's calls or its sub-agents'.
+    const answered = resume.every((r) => isAnsweredCall(state, r.interruptId) || answeredBelow(r.interruptId))
     if (answered) return { kind: 'none', reply_id: state.reply_id }
     refuse('NOT_PAUSED', `The resume answers interrupts ${resume.map((r) => r.interruptId).join(', ')}, but nothing is waiting for an answer; start a new run without resume.`)
   }
@@ -171,7 +179,7 @@ const knownMessages = (state: AgentState): Known => {
   return known
 }
 
-const isAnsweredCall = (state: AgentState, id: string): boolean => knownMessages(state).answeredCalls.has(id)
+export const isAnsweredCall = (state: AgentState, id: string): boolean => knownMessages(state).answeredCalls.has(id)
 
 /** The text of a message's content (a string, or the text parts of a list). */
 const userText = (m: AgUiMessage): string => {
