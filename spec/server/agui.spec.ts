@@ -272,4 +272,33 @@ for (const [name, status, payload] of [['approved', 'resolved', { approved: true
   })
 }
 
+test("a sub-agent's external call is an input_required interrupt; the resume's payload is its result", async () => {
+  const pick = defineTool({ name: 'pick', description: 'A person picks a colour', input: z.object({ palette: z.string() }), external: true })
+  const server = await startServer(() => ({
+    name: 'Lead',
+    tools: [agentTool({ name: 'research', description: 'Researches', agent: () => ({ name: 'Researcher', tools: [pick], model: scriptedModel([[...callTool('p-1', 'pick', { palette: 'warm' })], (request) => say(JSON.stringify(request.messages.at(-1)!.content.at(-1)).includes('"state":"success"') ? 'A fine colour.' : 'No colour.')]) }) })],
+    model: scriptedModel([[...callTool('c-1', 'research', { task: 'pick one' })], [...say('All done.')]]),
+  }))
+  try {
+    const threadId = 'thread-tree-external'
+    const agent = new HttpAgent({ url: `${server.url}/ag-ui`, threadId })
+    agent.addMessage({ id: 'u-1', role: 'user', content: 'pick' })
+    const first = await run(agent)
+    assert.equal((first.events.at(-1)!.outcome as { type: string }).type, 'interrupt')
+    const [interrupt] = agent.pendingInterrupts as { id: string; reason: string; toolCallId?: string; metadata?: { session_id?: string } }[]
+    assert.equal([interrupt.id, interrupt.reason, interrupt.toolCallId], ['p-1', 'input_required', 'p-1'])
+    assert.type(interrupt.metadata?.session_id, 'string')
+    const resumed = await run(agent, { resume: [{ interruptId: 'p-1', status: 'resolved', payload: { output: 'amber' } }] })
+    assert.is(resumed.failed, null)
+    assert.is(resumed.events.find((e) => e.type === 'TOOL_CALL_RESULT')!.content, 'A fine colour.')
+    assert.is(agent.messages.at(-1)!.content, 'All done.')
+    const roots: Agent[] = []
+    server.hub.onAgent!((a) => void (a.session_id === threadId && roots.push(a)))()
+    const given = roots[0].children()[0].state.context.flatMap((m) => m.content).find((b) => b.type === 'tool_result' && b.id === 'p-1')
+    assert.is(given?.type === 'tool_result' && given.output, 'amber', "the payload is the sub-agent's call's result")
+  } finally {
+    await server.close()
+  }
+})
+
 test.run()

@@ -97,15 +97,26 @@ const planResume = (state: AgentState, asks: readonly DescendantAsks[], resume: 
     refuse('INVALID_INPUT', `The resume must answer every open interrupt exactly once: open ${pending.map((c) => c.id).join(', ')}; received ${resume.map((r) => r.interruptId).join(', ')}.`)
   const reply_id = state.reply_id!
   if (resume.every((r) => r.status === 'cancelled')) return { kind: 'input', input: UserInterruptEvent({ reply_id }, clock), reply_id, externalCallIds: [] }
-  const confirmation = (ask: DescendantAsks) => UserConfirmResultEvent({ reply_id: ask.reply_id, confirm_results: ask.calls.map((call) => {
+  const confirmation = (reply_id: string, calls: readonly ToolCallBlock[]) => UserConfirmResultEvent({ reply_id, confirm_results: calls.map((call) => {
     const answer = byId.get(call.id)!
     const payload = (answer.payload ?? {}) as { approved?: unknown; editedArgs?: unknown }
     const confirmed = answer.status === 'resolved' && payload.approved !== false
     const edited = confirmed && typeof payload.editedArgs === 'object' && payload.editedArgs !== null
     return { confirmed, tool_call: edited ? { ...call, input: JSON.stringify(payload.editedArgs) } : call }
   }) }, clock)
-  // Several sub-agents asking: each is answered; the run follows the root's reply from the last answer.
-  const inputs = asks.map(confirmation)
+  // A sub-agent's external call: the payload is its result; a cancelled one an error result saying so.
+  const results = (reply_id: string, calls: readonly ToolCallBlock[]) => ExternalExecutionResultEvent({ reply_id, execution_results: calls.map((call) => {
+    const answer = byId.get(call.id)!
+    const payload = (answer.payload ?? {}) as { output?: unknown; error?: unknown }
+    const output = answer.status === 'cancelled' ? 'The user cancelled this call.' : typeof payload.output === 'string' ? payload.output : JSON.stringify(payload.output ?? null)
+    return ToolResultBlock({ id: call.id, name: call.name, output, state: answer.status === 'cancelled' || payload.error === true ? 'error' : 'success' }, clock)
+  }) }, clock)
+  // Several sub-agents waiting: each is answered; the run follows the root's reply from the last answer.
+  const inputs = asks.flatMap(({ reply_id, calls }) => {
+    const asking = calls.filter((c) => c.state === 'asking')
+    const external = calls.filter((c) => c.state !== 'asking')
+    return [...(asking.length ? [confirmation(reply_id, asking)] : []), ...(external.length ? [results(reply_id, external)] : [])]
+  })
   return { kind: 'input', input: inputs.at(-1)!, before: inputs.slice(0, -1), reply_id, externalCallIds: [] }
 }
 

@@ -54,11 +54,17 @@ export const createAgUiRun = ({ threadId, runId, reply_id, externalCallIds = [],
   const external = new Set(externalCallIds)
   const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }
 
-  /** The asking calls of each sub-agent session, while they wait. */
+  /** The calls each sub-agent session waits on (asking, or external: not its own sub-agents' calls), while they wait. */
   const descendantAsks = new Map<string, { reply_id: string; calls: ToolCallBlock[] }>()
   const trackDescendant = (session_id: string, event: OutputEvent) => {
-    if (event.type === 'REQUIRE_USER_CONFIRM') descendantAsks.set(session_id, { reply_id: event.reply_id, calls: event.tool_calls })
-    else if (event.type === 'REPLY_START' || event.type === 'REPLY_END' || (event as { type: string }).type === 'USER_CONFIRM_RESULT') descendantAsks.delete(session_id)
+    const type: string = event.type
+    const waits = descendantAsks.get(session_id)?.calls ?? []
+    const keep = (calls: ToolCallBlock[]) => (calls.length ? descendantAsks.set(session_id, { reply_id: event.reply_id, calls }) : descendantAsks.delete(session_id))
+    if (event.type === 'REQUIRE_USER_CONFIRM') keep([...waits, ...event.tool_calls])
+    else if (event.type === 'REQUIRE_EXTERNAL_EXECUTION' && typeof event.metadata.child_session_id !== 'string') keep([...waits, ...event.tool_calls])
+    else if (type === 'USER_CONFIRM_RESULT') keep(waits.filter((c) => c.state !== 'asking'))
+    else if (type === 'EXTERNAL_EXECUTION_RESULT') keep(waits.filter((c) => c.state === 'asking'))
+    else if (type === 'REPLY_START' || type === 'REPLY_END') descendantAsks.delete(session_id)
   }
 
   const start = (metadata?: Record<string, unknown>): AgUiEvent[] => {
@@ -213,16 +219,32 @@ export interface DescendantAsks {
   calls: readonly ToolCallBlock[]
 }
 
-/** A sub-agent's asking calls as interrupts: answered by a resume like the root's own, named with their session. */
+/**
+ * A sub-agent's waiting calls as interrupts, named with their session: an asking call is answered
+ * like the root's own (`{approved, editedArgs?}`), an external one with its result (`{output, error?}`).
+ */
 export const descendantInterrupts = (asks: readonly DescendantAsks[]): AgUiInterrupt[] =>
-  asks.flatMap(({ session_id, calls }) => calls.map((call) => ({
-    id: call.id, reason: 'tool_call' as const, toolCallId: call.id,
-    message: `Allow ${call.name} with ${call.input}? (asked by the sub-agent of session ${session_id})`,
-    responseSchema: APPROVAL_SCHEMA, metadata: { session_id },
-  })))
+  asks.flatMap(({ session_id, calls }) => calls.map((call): AgUiInterrupt => call.state === 'asking'
+    ? {
+        id: call.id, reason: 'tool_call', toolCallId: call.id,
+        message: `Allow ${call.name} with ${call.input}? (asked by the sub-agent of session ${session_id})`,
+        responseSchema: APPROVAL_SCHEMA, metadata: { session_id },
+      }
+    : {
+        id: call.id, reason: 'input_required', toolCallId: call.id,
+        message: `The result of ${call.name} with ${call.input}, for the sub-agent of session ${session_id}`,
+        responseSchema: RESULT_SCHEMA, metadata: { session_id },
+      }))
 
 const partType = (mediaType: string): 'image' | 'audio' | 'video' | 'document' =>
   mediaType.startsWith('image/') ? 'image' : mediaType.startsWith('audio/') ? 'audio' : mediaType.startsWith('video/') ? 'video' : 'document'
+
+/** What a resume payload of an external call's result looks like (`error: true`: the call failed, `output` says why). */
+export const RESULT_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  properties: { output: { type: 'string' }, error: { type: 'boolean' } },
+  required: ['output'],
+}
 
 /** What a resume payload of an approval looks like. */
 export const APPROVAL_SCHEMA: Record<string, unknown> = {

@@ -24,7 +24,7 @@ const descendantAsks = (root: Agent): DescendantAsks[] => {
   const root_id = root.session_id
   const bySession = new Map<string, DescendantAsks>()
   for (const { session_id, ...call } of treeWaitingFor(root)) {
-    if (session_id === root_id || call.state !== 'asking') continue
+    if (session_id === root_id) continue
     const reply_id = findSession(root, session_id)?.state.reply_id
     if (!reply_id) continue
     const asks = bySession.get(session_id) ?? { session_id, reply_id, calls: [] }
