@@ -168,7 +168,8 @@ export const App = ({ api }: { api: Api }) => {
           <${Session.Provider} value=${context}>
             <${Conversation} state=${past ? past.state : state} live=${!past} />
           </${Session.Provider}>
-          ${past ? null : html`<${Composer} status=${status} onSend=${(t: string) => live.send(t)} onStop=${() => live.stop()} />`}` : null}
+          ${past ? null : html`<${Composer} status=${status} onSend=${(t: string) => live.send(t)} onStop=${() => live.stop()}
+            note=${live.subagentsWork ? 'A sub-agent is working. Esc or Stop stops it and this reply.' : undefined} />`}` : null}
       </main>
       ${live && showTimeline ? html`<div id="timeline" class="timeline-wrap">
         ${childLog ? html`<div class="banner past" role="status">

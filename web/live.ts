@@ -16,6 +16,9 @@ import { Timeline } from './timeline.js'
 
 export type Connection = 'connecting' | 'live' | 'dropped'
 
+/** How often the page asks again what a tree waits for while only its sub-agents work. */
+const ASK_AGAIN_MS = 1000
+
 export interface LiveOptions {
   base: string
   session_id: string
@@ -37,6 +40,7 @@ export class LiveSession {
   /** The calls this session's sub-agents wait for while its reply waits on them (a new array when it changes). */
   descendantWaits: readonly WaitingCall[] = []
   private looking: string | null = null
+  private askAgain: ReturnType<typeof setTimeout> | null = null
   private readonly remote: RemoteAgent
   private readonly subscriptions: Subscription[] = []
   private readonly devtools: DevTools | null
@@ -104,6 +108,12 @@ export class LiveSession {
     this.act(this.remote.dispatch(ExternalExecutionResultEvent({ reply_id: this.replyId(), execution_results: [result] })))
   }
 
+  /** True while the reply waits only on sub-agents that work (none of their calls waits for the person). */
+  get subagentsWork(): boolean {
+    const { status, waiting_for } = this.remote.state
+    return status === 'paused' && !this.descendantWaits.length && waiting_for.every((c) => this.children.has(c.id))
+  }
+
   /** A sub-agent's session, followed like this one (read-only: its calls are answered through this session). */
   child(session_id: string, onChange: () => void): LiveSession {
     const { base, token } = this.options
@@ -111,6 +121,8 @@ export class LiveSession {
   }
 
   close(): void {
+    if (this.askAgain !== null) clearTimeout(this.askAgain)
+    this.looking = 'closed'
     this.subscriptions.forEach((s) => s.unsubscribe())
     this.devtools?.close()
     if (this.frame !== null) cancelAnimationFrame(this.frame)
@@ -128,10 +140,7 @@ export class LiveSession {
    */
   private answerDescendant(call: ToolCallBlock, body: Record<string, unknown>): void {
     this.descendantWaits = this.descendantWaits.filter((c) => c.id !== call.id)
-    this.act((this.options.tree?.answer(body) ?? Promise.resolve()).finally(() => {
-      this.looking = null
-      this.lookUpDescendants()
-    }))
+    this.act((this.options.tree?.answer(body) ?? Promise.resolve()).finally(() => this.lookAgain(null)))
   }
 
   /** Once per pause on a sub-agent call: asks the server what the tree waits for. */
@@ -150,7 +159,17 @@ export class LiveSession {
       if (this.looking !== key) return
       this.descendantWaits = calls.filter((c) => c.session_id !== this.options.session_id)
       this.changed()
+      // Nothing to answer yet: a sub-agent works (its log is not this one), so ask again in a while.
+      if (!this.descendantWaits.length) this.askAgain = setTimeout(() => this.lookAgain(key), ASK_AGAIN_MS)
     }, () => undefined)
+  }
+
+  private lookAgain(key: string | null): void {
+    if (this.askAgain !== null) clearTimeout(this.askAgain)
+    this.askAgain = null
+    if (this.looking === 'closed' || (key !== null && this.looking !== key)) return
+    this.looking = null
+    this.lookUpDescendants()
   }
 
   private replyId(): string {

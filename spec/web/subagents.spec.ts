@@ -12,10 +12,10 @@ import { browserSuite } from './helpers/suite.js'
 const { test, env, run } = browserSuite('web/subagents')
 
 /** A new session whose reply delegates to the research sub-agent, once the sub-agent's approval shows on its card. */
-const delegated = async () => {
+const delegated = async (message = 'delegate') => {
   const page = await env.browser.page()
   const id = await newSession(page, env.server.url)
-  await send(page, 'delegate')
+  await send(page, message)
   const card = page.getByRole('region', { name: 'Sub-agent call research' })
   await card.getByRole('group', { name: 'Approve send_email?' }).waitFor({ timeout: TIMEOUT })
   return { page, id, card }
@@ -72,6 +72,23 @@ test("the timeline switches to the sub-agent's log and back; Stop while the sub-
   env.server.hub.onAgent!((agent) => void (agent.session_id === id && roots.push(agent)))()
   const [researcher] = roots[0].children()
   assert.is(researcher.state.context.at(-1)!.finished_reason, 'interrupted', "the sub-agent's reply ended interrupted too")
+  await page.close()
+})
+
+test("a sub-agent that asks again after an answer (nothing new in the parent's log) shows its next approval", async () => {
+  const { page, id, card } = await delegated('delegate twice')
+  assert.match(await card.getByRole('group', { name: 'send_email, asked by the sub-agent' }).textContent() ?? '', 'ann@example.com')
+  await card.getByRole('button', { name: 'Approve', exact: true }).click()
+  const second = card.getByRole('group', { name: 'send_email, asked by the sub-agent' }).filter({ hasText: 'bob@example.com' })
+  await second.waitFor({ timeout: TIMEOUT })
+  await second.getByRole('button', { name: 'Deny' }).click()
+  await waitReady(page)
+  const state = await serverState(env.server.url, id)
+  const reply = state.context[state.context.length - 1]
+  assert.is(reply.finished_reason, 'completed')
+  const result = reply.content.find((b) => b.type === 'tool_result')
+  const report = JSON.stringify(result?.type === 'tool_result' && result.output)
+  assert.match(report, /Checking the calendar\. Ann is told\. Done: .*denied/i, report)
   await page.close()
 })
 

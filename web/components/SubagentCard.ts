@@ -26,7 +26,7 @@ export const SubagentCard = ({ call, result, waiting, child_session_id }: Subage
   const text = result ? resultText(result.output) : ''
   const waits = waiting && live ? wherePlaced(live, call.id, descendantWaits) : []
   const ended = result && result.state !== 'running'
-  const label = ended ? RESULT_LABEL[result.state] : waits.length ? 'Waits for you' : call.state === 'submitted' ? 'Sub-agent paused' : 'Sub-agent working…'
+  const label = ended ? RESULT_LABEL[result.state] : waits.length ? 'Waits for you' : 'Sub-agent working…'
   return html`
     <section class=${`tool subagent tool-${ended ? result.state : call.state}`} aria-label=${`Sub-agent call ${call.name}`} data-call-id=${call.id} data-child-session=${child_session_id}>
       <header class="tool-head">
