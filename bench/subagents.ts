@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import { sleep } from '../lib/abort.js'
 import { agentTool, callTool, createAgent, defineTool, say, type Agent, type ChatModel, type ModelChunk, type Tool } from '../lib/index.js'
-import { cpuNow, fastModel, line, median, now, ratio, textDeltas, us, type Figure } from './helpers.js'
+import { cpuNow, fastModel, line, median, now, onePerTask, ratio, textDeltas, us, type Figure } from './helpers.js'
 
 /** A model that streams text until it is stopped, one delta per millisecond. */
 const endless: ChatModel = {
@@ -79,17 +79,6 @@ const stopFlat = async (runs: number) => {
   }
   return times
 }
-
-/** Plays `chunks`, each in a task of its own (after a setImmediate), as one network read per chunk would. */
-const onePerTask = (chunks: ModelChunk[]): ChatModel => ({
-  name: 'one-per-task',
-  async *stream() {
-    for (const chunk of chunks) {
-      await new Promise((resolve) => setImmediate(resolve))
-      yield chunk
-    }
-  },
-})
 
 /**
  * (b): the same `deltas` model text deltas streamed by a top-level agent (its follower reads its
