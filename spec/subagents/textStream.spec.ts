@@ -4,9 +4,11 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { sleep } from '../../lib/abort.js'
 import {
-  agentTool, callTool, counterClock, createAgent, INTERRUPTION_REMINDER, say, scriptedModel, subagentStoppedReminder,
+  agentTool, callTool, counterClock, createAgent, INTERRUPTION_REMINDER, outputText, say, scriptedModel, subagentStoppedReminder,
   type Agent, type ChatModel, type OutputEvent,
 } from '../../lib/index.js'
+import { probe } from '../helpers/fixtures.js'
+import { askingTool } from '../helpers/hitl.js'
 import { checkTree } from '../helpers/tree.js'
 
 const test = suite('subagents/textStream')
@@ -92,6 +94,24 @@ test("the child's deltas of one task become one delta of the call; deltas of sep
   assert.ok(seenWhileRunning.length >= 2, `the parent's follower saw the child's text while it ran (${seenWhileRunning.length} chunks)`)
   assert.is(callDeltas(paced, 'c1').join(''), TEXT)
   checkTree(paced)
+})
+
+test("a child that parks in the task of its deltas: the call holds its text before it waits, and the rest after the approval", async () => {
+  const tools = [askingTool(probe())]
+  const child = scriptedModel([[...say(TEXT, WORDS.length), ...callTool('d1', 'delete_file', { path: '/tmp/a' })], [...say(' Deleted.')]])
+  const root = createAgent({
+    name: 'Lead', clock: counterClock('l'),
+    tools: [agentTool({ name: 'research', description: 'Researches', agent: { name: 'Researcher', clock: counterClock('r'), tools, model: child } })],
+    model: scriptedModel([[...callTool('c1', 'research', { task: 'go' })], [...say('Noted.')]]),
+  })
+  const parked = await root.reply('go')
+  assert.equal(parked.waiting_for.map((c) => c.id), ['d1'])
+  assert.is(callDeltas(root, 'c1').join(''), TEXT, 'the text before the pause reached the call before it waits')
+  const reply = await root.approve(parked.waiting_for[0])
+  assert.is(reply.finished_reason, 'completed')
+  const result = root.state.context.flatMap((m) => m.content).find((b) => b.type === 'tool_result' && b.id === 'c1')
+  assert.is(result && result.type === 'tool_result' ? outputText(result.output) : null, `${TEXT} Deleted.`)
+  checkTree(root)
 })
 
 test.run()
