@@ -3,7 +3,8 @@
 // call's output (one TOOL_RESULT_TEXT_DELTA in the parent's log), as the store publishes one state
 // per run of deltas. Nothing is lost to the batching: the child's end, its pause and its failure
 // flush first, and a Stop of the parent flushes before its INTERRUPT_REQUESTED (`flushChildText`,
-// called by the agent's cancel), so the interrupted call holds every word the child produced.
+// called by the agent's cancel), so the interrupted call holds every word the child produced (and
+// the result of a child that ended just before).
 import { Observable } from 'rxjs'
 import type { AgentEvent, ReplyEndEvent } from '../events.js'
 import { afterThisTask } from '../store.js'
@@ -29,17 +30,29 @@ export const childOutput$ = (
   new Observable((subscriber) => {
     let held = ''
     let due = false
+    // The call's end, once the child's reply is over: given after the delivery of the child's last
+    // event (so the child's REPLY_END reaches every listener before the parent records the result),
+    // or at once by a flush (a Stop of the parent then finds the call answered).
+    let ending: (() => void) | null = null
     const flush = () => {
       due = false
-      if (!held) return
-      const chunk = held
-      held = ''
-      subscriber.next(chunk)
+      if (held) {
+        const chunk = held
+        held = ''
+        subscriber.next(chunk)
+      }
+      const end = ending
+      ending = null
+      end?.()
     }
     const flushLater = () => {
       if (due) return
       due = true
       afterThisTask(flush)
+    }
+    const endWith = (end: () => void) => {
+      ending = end
+      queueMicrotask(flush)
     }
     let list = flushes.get(parent)
     if (!list) flushes.set(parent, (list = new Set()))
@@ -53,12 +66,8 @@ export const childOutput$ = (
           flushLater()
         } else if (event.type === 'REPLY_END') end = event
       },
-      error: (error: unknown) => {
-        flush()
-        subscriber.error(error)
-      },
-      complete: () => {
-        flush()
+      error: (error: unknown) => endWith(() => subscriber.error(error)),
+      complete: () => endWith(() => {
         let result: ToolResultObject
         try {
           result = finish(end)
@@ -67,7 +76,7 @@ export const childOutput$ = (
         }
         subscriber.next(result)
         subscriber.complete()
-      },
+      }),
     })
     return () => {
       list.delete(flush)

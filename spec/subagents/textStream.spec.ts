@@ -96,6 +96,21 @@ test("the child's deltas of one task become one delta of the call; deltas of sep
   checkTree(paced)
 })
 
+test("the call's result is recorded after the child's REPLY_END reached every listener of the child", async () => {
+  const root = lead(scriptedModel([[...say(TEXT, WORDS.length)]], { chunkDelayMs: 2 }))
+  const order: string[] = []
+  root.events$.subscribe((e) => void (e.type === 'TOOL_RESULT_END' && order.push('parent TOOL_RESULT_END')))
+  let listening = false
+  for await (const event of root.replyStream('go', { descendants: true })) {
+    if (listening || event.metadata.session_id === undefined) continue
+    // A listener of the child that came after the call started (a page opening the child's session).
+    listening = true
+    root.children()[0].events$.subscribe((e) => void (e.type === 'REPLY_END' && order.push('child REPLY_END')))
+  }
+  assert.equal(order, ['child REPLY_END', 'parent TOOL_RESULT_END'])
+  checkTree(root)
+})
+
 test("a child that parks in the task of its deltas: the call holds its text before it waits, and the rest after the approval", async () => {
   const tools = [askingTool(probe())]
   const child = scriptedModel([[...say(TEXT, WORDS.length), ...callTool('d1', 'delete_file', { path: '/tmp/a' })], [...say(' Deleted.')]])
