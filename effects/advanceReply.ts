@@ -61,13 +61,15 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
         work.push(concat(from(hint), defer(() => compactContext(state$, deps)), defer(() => runtimeHintEvents(state$, deps)), defer(() => callModel(state$, deps, action.tool_choice))))
         break
       }
-      case 'run':
+      case 'run': {
+        const metadata = action.tool.startMetadata?.(action.call, clock) ?? {}
         decisions.push(
-          createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name }),
+          createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name, metadata: { ...metadata } }),
           createEvent(clock, 'TOOL_STARTED', { reply_id, tool_call_id: action.call.id }),
         )
-        work.push(runTool(clock, reply_id, action.call, action.tool, action.input))
+        work.push(runTool(clock, reply_id, action.call, action.tool, action.input, { reply_id, session_id: session_id!, agent: deps.host, metadata }))
         break
+      }
       case 'answer':
         decisions.push(...answer(clock, reply_id, action.call.id, action.call.name, action.state, action.text))
         break

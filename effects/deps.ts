@@ -5,7 +5,7 @@ import type { CompactionSettings } from '../lib/compaction.js'
 import type { Clock } from '../lib/clock.js'
 import type { ChatModel } from '../lib/model.js'
 import type { RuntimeHintSettings } from '../lib/runtime/hints.js'
-import type { Tool } from '../lib/tools.js'
+import type { Tool, ToolHost } from '../lib/tools.js'
 
 export interface AgentDeps {
   name: string
@@ -23,4 +23,6 @@ export interface AgentDeps {
   /** When and how the context is compacted before a model call, or null (never). */
   compaction: CompactionSettings | null
   clock: Clock
+  /** The agent the effects run for (tools receive it in their context). */
+  host: ToolHost
 }

@@ -1,5 +1,6 @@
 // runTool: executes one local tool call as an Observable of its result events (the caller has
-// emitted its TOOL_RESULT_START). Emits: TOOL_RESULT_TEXT_DELTA / DATA_DELTA as output arrives (strings, result objects, or async iterables of text), then TOOL_RESULT_END. A thrown
+// emitted its TOOL_RESULT_START). Emits: TOOL_RESULT_TEXT_DELTA / DATA_DELTA as output arrives (strings, result objects, or async iterables of text), then TOOL_RESULT_END
+// (or REQUIRE_EXTERNAL_EXECUTION for a result in state 'submitted': the call then waits like an external one). A thrown
 // value (any value) or an output the log cannot record becomes an `error` result the model can act on. Cancelled by: unsubscribing (the reply's
 // cancel$, via advanceReply), which aborts the tool's AbortSignal at once and drops anything late.
 import type { Observable } from 'rxjs'
@@ -7,24 +8,35 @@ import type { Clock } from '../lib/clock.js'
 import { createEvent } from '../lib/clock.js'
 import type { AgentEvent } from '../lib/events.js'
 import type { ToolCallBlock, ToolResultBlock } from '../lib/messages.js'
-import type { Tool, ToolOutput, ToolResultObject } from '../lib/tools.js'
+import type { Tool, ToolContext, ToolOutput, ToolResultObject } from '../lib/tools.js'
 import { z } from 'zod'
 import { describe, messageOf } from '../lib/errors.js'
 import { jsonProblem } from '../lib/jsonValue.js'
 import { ToolResultBlockSchema } from '../lib/messages.js'
 import { abortable } from './abortable.js'
 
-export const runTool = (clock: Clock, reply_id: string, call: ToolCallBlock, tool: Tool, input: unknown): Observable<AgentEvent> => {
+/** What a tool's context holds besides its signal and call id. */
+export type CallContext = Required<Omit<ToolContext, 'signal' | 'tool_call_id'>>
+
+export const runTool = (clock: Clock, reply_id: string, call: ToolCallBlock, tool: Tool, input: unknown, context: CallContext): Observable<AgentEvent> => {
   const tool_call_id = call.id
-  const end = (state: 'success' | 'error', metadata: Record<string, unknown> = {}) =>
-    createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state, metadata: { ...metadata } })
+  const end = (state: ToolResultObject['state'] = 'success', metadata: Record<string, unknown> = {}) => state === 'submitted'
+    ? createEvent(clock, 'REQUIRE_EXTERNAL_EXECUTION', { reply_id, tool_calls: [{ ...call, state: 'submitted' }], metadata: { ...metadata } })
+    : createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state, metadata: { ...metadata } })
   return abortable<AgentEvent>(async (signal, subscriber) => {
-    const output: ToolOutput = await tool.execute!(input as never, { signal, tool_call_id })
+    const output: ToolOutput = await tool.execute!(input as never, { ...context, signal, tool_call_id })
     if (isAsyncIterable(output)) {
       for await (const chunk of output) {
         if (subscriber.closed) return
-        if (typeof chunk !== 'string') throw new Error(`its output stream yielded ${describe(chunk)}; yield strings only`)
-        subscriber.next(createEvent(clock, 'TOOL_RESULT_TEXT_DELTA', { reply_id, tool_call_id, delta: chunk }))
+        if (typeof chunk === 'string') {
+          subscriber.next(createEvent(clock, 'TOOL_RESULT_TEXT_DELTA', { reply_id, tool_call_id, delta: chunk }))
+          continue
+        }
+        // A result object ends the stream: its output joins what was streamed, its state ends the call.
+        if (typeof chunk !== 'object' || chunk === null) throw new Error(`its output stream yielded ${describe(chunk)}; yield strings, and at most a result object last`)
+        const result = checkResult(chunk)
+        for (const event of [...outputEvents(clock, reply_id, tool_call_id, result.output), end(result.state, result.metadata)]) subscriber.next(event)
+        return
       }
       if (!subscriber.closed) subscriber.next(end('success'))
       return
@@ -32,7 +44,7 @@ export const runTool = (clock: Clock, reply_id: string, call: ToolCallBlock, too
     if (subscriber.closed) return
     const result: ToolResultObject = typeof output === 'string' ? { output } : checkResult(output)
     const events = outputEvents(clock, reply_id, tool_call_id, result.output)
-    events.push(end(result.state ?? 'success', result.metadata))
+    events.push(end(result.state, result.metadata))
     for (const event of events) subscriber.next(event)
   }, (error, subscriber) => {
     const message = messageOf(error)
@@ -55,7 +67,7 @@ export const outputEvents = (clock: Clock, reply_id: string, tool_call_id: strin
 
 /** A result object the log can record, or a thrown Error saying what is wrong with it (it becomes the call's `error` result). */
 const checkResult = (value: unknown): ToolResultObject => {
-  const expected = 'return a string, an async iterable of strings, or { output: string | (text | data blocks)[], state?: "success" | "error", metadata?: a JSON object }'
+  const expected = 'return a string, an async iterable of strings, or { output: string | (text | data blocks)[], state?: "success" | "error" | "interrupted" | "submitted", metadata?: a JSON object }'
   if (typeof value !== 'object' || value === null) throw new Error(`it returned ${describe(value)}; ${expected}`)
   const parsed = ToolResultObjectSchema.safeParse(value)
   if (!parsed.success) {
@@ -69,7 +81,7 @@ const checkResult = (value: unknown): ToolResultObject => {
 
 const ToolResultObjectSchema = z.object({
   output: ToolResultBlockSchema.shape.output,
-  state: z.enum(['success', 'error']).optional(),
+  state: z.enum(['success', 'error', 'interrupted', 'submitted']).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 })
 

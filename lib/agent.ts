@@ -28,6 +28,10 @@ import { asReply, type Reply } from './text.js'
 import { createStore, type Store } from './store.js'
 import { checkOutputSchema, recordedOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsForOutput, type StructuredMsg } from './structuredOutput.js'
 import { callerTool, type Tool } from './tools.js'
+import { descendantEvents$ } from './subagents/descendants.js'
+import { childLinks } from './subagents/links.js'
+import { reviveSubagents } from './subagents/revive.js'
+import { ownerOfCall, ownerOfReply, replyTreeUsage, treeRunning, treeWaitingFor, type CallRef } from './subagents/tree.js'
 import { runtimeHintSettings, type RuntimeHintOptions } from './runtime/hints.js'
 
 export const DEFAULT_INTERRUPT_TEXT = 'I notice the interruption. How can I help you?'
@@ -91,13 +95,16 @@ export class Agent {
     this.logStore = log
     this.tools = new Map(tools.map((t) => [t.name, t]))
     this.output = options.output ?? null
-    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, runtimeHints, compaction, clock }
+    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, runtimeHints, compaction, clock, host: this }
     this.useOutput(this.output)
     this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
     log.onFailure?.((error) => this.store.fail(error))
     this.events$ = this.store.event$
     this.state$ = this.store.state$
+    // Sub-agents of the restored reply are reopened from their logs: a parked one is linked again (an
+    // ended one answers its call); one a crash cut is closed, before this reply (deepest first).
+    if (restored.status !== 'idle') this.reviveTree(true)
     // A log that ends inside a running reply (the process died) is closed like an interrupt.
     if (restored.status === 'running') for (const event of closeReply(restored, clock, { reason: 'interrupted' })) this.store.dispatch(event)
   }
@@ -146,34 +153,73 @@ export class Agent {
   async reply(input: AgentInput, options: ReplyOptions = {}): Promise<Reply> {
     const run = this.start(input, options)
     for await (const _ of run) void _
-    const msg = this.typedOutput(run.result())
-    const { status, reply_id, waiting_for } = this.state
-    return asReply(msg, status === 'paused' && reply_id === msg.id ? waiting_for : [])
+    const result = this.typedOutput(run.result())
+    const { status, reply_id } = this.state
+    // A reply that ran sub-agents reports the usage of its whole tree in its metadata.
+    const tree_usage = result.finished_reason === 'completed' ? replyTreeUsage(result) : null
+    const msg = tree_usage ? { ...result, metadata: { ...result.metadata, tree_usage } } : result
+    return asReply(msg, status === 'paused' && reply_id === msg.id ? treeWaitingFor(this) : [])
   }
 
-  /** Approves the waiting call `callId` (optionally with edited input) and runs the reply on, like reply(). */
-  async approve(callId: string, options: ApproveOptions = {}, replyOptions: ReplyOptions = {}): Promise<Reply> {
-    return this.reply(approveEvent(this.state, callId, options, this.deps.clock), replyOptions)
+  /**
+   * Approves the waiting call (its id, or a call of `waiting_for`, which names its session) and runs the reply on, like
+   * reply(). The call may be a sub-agent's (any depth): it is answered there, and the reply goes on
+   * once the sub-agents' results come back.
+   */
+  async approve(call: CallRef, options: ApproveOptions = {}, replyOptions: ReplyOptions = {}): Promise<Reply> {
+    const [owner, callId] = this.ownerOf(call)
+    return this.reply(approveEvent(owner.state, callId, options, this.deps.clock), replyOptions)
   }
 
-  /** Denies the waiting call `callId` (the model sees the denial) and runs the reply on, like reply(). */
-  async deny(callId: string, reason?: string, replyOptions: ReplyOptions = {}): Promise<Reply> {
-    return this.reply(denyEvent(this.state, callId, reason, this.deps.clock), replyOptions)
+  /** Denies the waiting call (see approve; the model sees the denial) and runs the reply on, like reply(); a sub-agent's call too. */
+  async deny(call: CallRef, reason?: string, replyOptions: ReplyOptions = {}): Promise<Reply> {
+    const [owner, callId] = this.ownerOf(call)
+    return this.reply(denyEvent(owner.state, callId, reason, this.deps.clock), replyOptions)
   }
 
-  /** Gives the result of the external call `callId` (a string is a successful output) and runs the reply on. */
-  async submitResult(callId: string, result: ExternalResult, replyOptions: ReplyOptions = {}): Promise<Reply> {
-    return this.reply(submitResultEvent(this.state, callId, result, this.deps.clock), replyOptions)
+  /** Gives the result of the waiting external call (see approve; a string is a successful output) and runs the reply on; a sub-agent's call too. */
+  async submitResult(call: CallRef, result: ExternalResult, replyOptions: ReplyOptions = {}): Promise<Reply> {
+    const [owner, callId] = this.ownerOf(call)
+    return this.reply(submitResultEvent(owner.state, callId, result, this.deps.clock), replyOptions)
   }
 
-  /** Starts or resumes a reply exactly as replyStream would; its events arrive on `events$`. */
+  /** Reopens the sub-agents of a reply restored from its log, and theirs (lib/subagents/revive.ts). */
+  private reviveTree(restoring = false): void {
+    reviveSubagents(this, this.tools, { restoring }, (child) => child.reviveTree())
+  }
+
+  /**
+   * The sub-agents this agent's calls ran in this process (agentTool), oldest first; each is an
+   * Agent with its own session and log (their own children are on their `children()`).
+   */
+  children(): Agent[] {
+    return childLinks(this).map((link) => link.agent)
+  }
+
+  /**
+   * The agent of this tree waiting for the call, and the call's id: this agent, unless a sub-agent's
+   * call is meant (a call of `waiting_for`, or its id).
+   */
+  private ownerOf(call: CallRef): [Agent, string] {
+    this.reviveTree()
+    const named = typeof call === 'object' && call !== null
+    const id = named ? call.id : call
+    const mine = (!named || (call.session_id ?? this.session_id) === this.session_id) && this.state.waiting_for.some((c) => c.id === id)
+    return [mine ? this : ownerOfCall(this, call) ?? this, id]
+  }
+
+  /** Starts or resumes a reply exactly as replyStream would (or a sub-agent's, for its input event); its events arrive on `events$`. */
   dispatch(input: AgentInput, options: Pick<ReplyOptions, 'output' | 'externalTools' | 'metadata' | 'traceContext'> = {}): void {
+    // A sub-agent's input (its reply id): dispatched there; this reply goes on with its result.
+    const owner = this.descendantFor(input)
+    if (owner) return owner.dispatch(input, options)
     const event = this.prepare(input, options)
     if (event) this.store.dispatch(event)
   }
 
   /** Interrupts whatever is running (cancel) or paused (USER_INTERRUPT); resolves when the reply has ended. */
   async interrupt(): Promise<void> {
+    this.reviveTree()
     const { status, reply_id } = this.state
     if (this.store.failure) return
     if (status === 'running') this.cancel(reply_id!)
@@ -218,7 +264,7 @@ export class Agent {
 
   /**
    * Interrupts a running reply and waits for it to end, closes the tools that hold resources (each
-   * `close()` once), then flushes and releases the log. Called from an `events$` subscriber, the
+   * `close()` once) and the sub-agents it ran, then flushes and releases the log. Called from an `events$` subscriber, the
    * interrupt runs once that delivery is over, before the release.
    */
   async close(): Promise<void> {
@@ -227,7 +273,8 @@ export class Agent {
       await firstValueFrom(merge(this.store.state$.pipe(filter((s) => s.status !== 'running')), this.store.failure$), { defaultValue: null })
     }
     const closers = new Set([...this.tools.values()].flatMap((tool) => (tool.close ? [tool.close] : [])))
-    const closing = Promise.allSettled([...closers].map(async (close) => close()))
+    // The sub-agents it ran are closed with it (their tools and logs released too).
+    const closing = Promise.allSettled([...[...closers].map(async (close) => close()), ...this.children().map((child) => child.close())])
     this.store.fail(new AgentError('CLOSED', 'The agent is closed; create a new agent to go on.'))
     await this.logStore.close()
     await closing
@@ -242,7 +289,34 @@ export class Agent {
   }
 
   private start(input: AgentInput, options: ReplyOptions): ReplyRun {
-    return new ReplyRun(this, this.store, this.prepare(input, options), options)
+    const owner = this.descendantFor(input)
+    const run = owner ? this.follow(owner, input as AgentEvent, options) : new ReplyRun(this, this.store, this.prepare(input, options), options)
+    if (options.descendants) run.interleave(descendantEvents$(this))
+    return run
+  }
+
+  /** The sub-agent whose paused reply an input event answers (its reply_id is the sub-agent's), if any. */
+  private descendantFor(input: AgentInput): Agent | undefined {
+    this.reviveTree()
+    if (typeof input !== 'object' || input === null || !('reply_id' in input) || typeof input.reply_id !== 'string') return undefined
+    const owner = this.state.reply_id === input.reply_id ? undefined : ownerOfReply(this, input.reply_id)
+    return owner === this ? undefined : owner
+  }
+
+  /**
+   * Resumes a sub-agent with `input` and follows this agent's reply, which its results resume. That
+   * reply hears nothing while the sub-agents work, so the run also ends when nothing in the tree runs.
+   */
+  private follow(owner: Agent, input: AgentEvent, options: ReplyOptions): ReplyRun {
+    checkReplyOptions(options)
+    const run = new ReplyRun(this, this.store, () => owner.dispatch(input), options)
+    const settle = () => queueMicrotask(() => {
+      if (!treeRunning(this)) run.settle()
+      if (run.over) activity.unsubscribe()
+    })
+    const activity = merge(this.events$, descendantEvents$(this)).subscribe(settle)
+    settle()
+    return run
   }
 
   /**

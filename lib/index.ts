@@ -1,7 +1,7 @@
 // agentlog's public API. It runs in a browser too; the Node-only file log is in `agentlog/node`.
 export { Agent, createAgent, DEFAULT_INTERRUPT_TEXT, type AgentOptions, type AgentInput } from './agent.js'
 export type { ReplyOptions } from './replyRun.js'
-export { outputText, textOf, withoutReminders, type Reply } from './text.js'
+export { outputText, textOf, withoutReminders, type Reply, type WaitingCall } from './text.js'
 export { approveEvent, denyEvent, submitResultEvent, type ApproveOptions, type ExternalResult } from './inputs.js'
 export { defineTool, type Tool, type ToolDefinition, type ToolContext, type ToolOutput, type ToolResultObject, type Permission, type JsonSchema, type CallerToolSpec } from './tools.js'
 export { STRUCTURED_OUTPUT_TOOL, structuredOutputOf, type StructuredMsg } from './structuredOutput.js'
@@ -29,3 +29,4 @@ export type { Hub, HubOptions, SessionHandle, SessionInfo, SessionStore, Session
 export type { Command as SessionCommand } from './hub/commands.js'
 export { createServer, DEFAULT_LIMITS, type ServerOptions, type FetchHandler, type ServerLimits } from './server/index.js'
 export { remoteAgent, RemoteAgent, type RemoteAgentOptions, type RemoteReplyOptions, type RemoteConnection } from './client/remoteAgent.js'
+export { agentTool, DEFAULT_MAX_DEPTH, subagentStoppedReminder, treeWaitingFor, treeUsage, replyTreeUsage, descendantEvents$, type AgentToolOptions, type SubagentOptions } from './subagents/index.js'

@@ -31,6 +31,8 @@ export interface ReplyOptions {
   externalTools?: CallerToolSpec[]
   /** JSON recorded in the input event's `metadata` (a trace id, the id of the request it answers). */
   metadata?: Record<string, unknown>
+  /** Yield the events of the agent's sub-agents too (agentTool), interleaved, each tagged with its `metadata.session_id`. */
+  descendants?: boolean
   /** The W3C trace context the reply continues (a `traceparent` header), recorded on the input event as `metadata.trace_context`; agentlog/otel's spans hang under it. */
   traceContext?: TraceContext
 }
@@ -59,13 +61,23 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   /** On a log that commits after append returns: holds back REPLY_END and pauses until committed. */
   private readonly gate: CommitGate<OutputEvent> | null = null
 
-  constructor(private readonly agent: Agent, private readonly store: Store, input: AgentEvent | null, private readonly options: ReplyOptions) {
+  /** Other agents' events yielded with this reply's (its sub-agents'), until it ends. */
+  private interleaved: Subscription | null = null
+  /** The run follows a reply resumed elsewhere (see the constructor). */
+  private readonly following: boolean = false
+
+  /**
+   * `input` starts or resumes the reply; a function instead follows the current reply while the
+   * function resumes it elsewhere (a sub-agent's input): the run then ends on REPLY_END or `settle()`.
+   */
+  constructor(private readonly agent: Agent, private readonly store: Store, input: AgentEvent | null | (() => void), private readonly options: ReplyOptions) {
     if (!input) {
       this.reply_id = store.getState().reply_id
       this.done = true
       return
     }
-    this.reply_id = input.type === 'USER_MESSAGE' ? null : (input as { reply_id: string }).reply_id
+    this.following = typeof input === 'function'
+    this.reply_id = typeof input === 'function' ? store.getState().reply_id : input.type === 'USER_MESSAGE' ? null : (input as { reply_id: string }).reply_id
     if (agent.commitsAfterAppend) {
       // A failed commit breaks the store like a refused append; the run ends with the store's failure.
       this.gate = new CommitGate<OutputEvent>(() => agent.flush(), (event) => this.deliver(event), (error) => {
@@ -77,8 +89,13 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     this.failureSubscription = store.failure$.subscribe((failure) => this.onFailure(failure))
     options.signal?.addEventListener('abort', this.onAbort)
     try {
-      store.dispatch(input)
+      if (typeof input === 'function') input()
+      else store.dispatch(input)
     } catch (error) {
+      if (typeof input === 'function') {
+        this.finish()
+        throw error
+      }
       // The input was refused by a store that broke on it: the run ends with that failure.
       if (error !== store.failure) throw error
       this.onFailure(error as AgentError)
@@ -103,12 +120,38 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     else this.deliver(event)
   }
 
-  private deliver(event: OutputEvent) {
+  /** Yields `events$`'s events with the reply's own until the reply ends (see ReplyOptions.descendants). */
+  interleave(events$: Observable<AgentEvent>): void {
     if (this.done) return
+    this.interleaved = events$.subscribe((event) => {
+      if (!isOutputEvent(event)) return
+      this.push(event)
+      this.wake()
+    })
+  }
+
+  /** Ends a run that follows a reply resumed elsewhere, if the reply is paused now (its sub-agents parked again). */
+  settle(): void {
+    if (this.done || !this.isPaused()) return
+    this.finish()
+    this.wake()
+  }
+
+  /** True once the run is over (ended, paused, stopped or failed). */
+  get over(): boolean {
+    return this.done
+  }
+
+  private push(event: OutputEvent) {
     if (this.sink) this.sink.next(event)
     // A waiting consumer gets the event at once: no buffer round trip, one promise settled.
     else if (this.waiting.length && this.read === this.buffer.length) this.waiting.shift()!({ value: event, done: false })
     else this.buffer.push(event)
+  }
+
+  private deliver(event: OutputEvent) {
+    if (this.done) return
+    this.push(event)
     if (event.type === 'REPLY_END') {
       this.end = event
       this.finish()
@@ -137,6 +180,8 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     this.subscription = null
     this.failureSubscription?.unsubscribe()
     this.failureSubscription = null
+    this.interleaved?.unsubscribe()
+    this.interleaved = null
     this.options.signal?.removeEventListener('abort', this.onAbort)
   }
 
@@ -145,6 +190,9 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     if (this.done) return
     this.stopping = true
     if (this.reply_id) this.agent.cancel(this.reply_id)
+    // A run that follows a reply its sub-agents resume: the reply is paused while they work, and
+    // stopping it interrupts it (its sub-agents first), as a Stop of the reply would.
+    if (this.following && this.isPaused()) void this.agent.interrupt()
     // Called from inside the store's delivery, the closing events are still queued (or the reply
     // has not started yet): keep listening, REPLY_END will finish the run.
     const pending = this.reply_id === null || this.store.peek((state) => state.reply_id === this.reply_id && state.status === 'running') || !!this.gate?.holding

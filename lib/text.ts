@@ -44,11 +44,17 @@ export const withoutReminders = (text: string): string => text.replace(REMINDER,
 export interface Reply extends Msg {
   /** The message's text (see textOf). */
   readonly text: string
-  /** The calls a paused reply waits for: approve / deny the `asking` ones, submitResult the `submitted` ones. */
-  readonly waiting_for: readonly ToolCallBlock[]
+  /**
+   * The calls a paused reply waits for: approve / deny the `asking` ones, submitResult the `submitted`
+   * ones. Each names the session it waits in: a sub-agent's calls stand in for the sub-agent call.
+   */
+  readonly waiting_for: readonly WaitingCall[]
 }
 
-export const asReply = (msg: Msg, waiting_for: readonly ToolCallBlock[]): Reply =>
+/** A call a reply waits for, and the session whose reply it belongs to. */
+export type WaitingCall = ToolCallBlock & { readonly session_id: string }
+
+export const asReply = (msg: Msg, waiting_for: readonly WaitingCall[]): Reply =>
   Object.defineProperties({ ...msg }, {
     text: { get: () => textOf(msg) },
     waiting_for: { value: waiting_for },

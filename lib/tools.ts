@@ -10,19 +10,37 @@ import { checkZod4Schema, isZod4Schema } from './zodSchema.js'
 
 export type Permission = 'allow' | 'ask' | 'deny'
 
+/** The agent running a call, as a tool sees it (an `Agent`; agentTool links its sub-agents to it). */
+export interface ToolHost {
+  readonly session_id: string
+  readonly name: string
+}
+
 export interface ToolContext {
   /** Aborted when the reply is interrupted: stop the work and return. */
   signal: AbortSignal
   tool_call_id: string
+  /** The reply and the session the call belongs to, and the agent running it (set when an agent runs the call). */
+  reply_id?: string
+  session_id?: string
+  agent?: ToolHost
+  /** The metadata recorded on the call's TOOL_RESULT_START (what the tool's `startMetadata` gave). */
+  metadata?: Record<string, unknown>
 }
 
 export interface ToolResultObject {
   output: string | (TextBlock | DataBlock)[]
-  state?: 'success' | 'error'
+  /**
+   * 'success' (default) or 'error'; 'interrupted' for work a user stopped elsewhere (a sub-agent);
+   * 'submitted': the call is not over but waits for an EXTERNAL_EXECUTION_RESULT, as an external
+   * tool's does (REQUIRE_EXTERNAL_EXECUTION is recorded, with `metadata` on that event).
+   */
+  state?: 'success' | 'error' | 'interrupted' | 'submitted'
   metadata?: Record<string, unknown>
 }
 
-export type ToolOutput = string | ToolResultObject | AsyncIterable<string>
+/** A string, a result object, or an async iterable of text chunks whose last item may be a result object (its state and metadata end the call). */
+export type ToolOutput = string | ToolResultObject | AsyncIterable<string | ToolResultObject>
 
 /** A JSON Schema object describing a tool's input (`{ type: 'object', properties: ... }`). */
 export type JsonSchema = Record<string, unknown>
@@ -39,6 +57,8 @@ export interface ToolDefinition<I extends z.ZodType> {
   /** Executed outside the agent: the reply parks with REQUIRE_EXTERNAL_EXECUTION. */
   external?: boolean
   execute?: (input: z.infer<I>, context: ToolContext) => ToolOutput | Promise<ToolOutput>
+  /** Metadata recorded on each call's TOOL_RESULT_START, made before the tool runs (agentTool records the child's session there). */
+  startMetadata?: (call: { id: string; name: string }, clock: { id(): string }) => Record<string, unknown>
   /** Releases what the tool holds (an MCP server connection); `agent.close()` calls each such function once. */
   close?: () => Promise<void> | void
 }

@@ -72,6 +72,15 @@ export interface AgentState {
   compaction: Compaction | null
 }
 
+/**
+ * The version of the fold: what the reducers make of a log. Bump it whenever the same events fold to
+ * a different state (a field added or dropped, a count or a message made differently), so that
+ * snapshots saved by an older fold are ignored and the log is replayed (see reducers/snapshot.ts).
+ * 2: issue 20 (cur_iter counts finished rounds, an interrupted reply with no output adds no
+ * message, usage null until reported, the loop's starting/external/closing fields).
+ */
+export const FOLD_VERSION = 2
+
 export const initialState = (): AgentState => ({
   seq: 0,
   session_id: null,

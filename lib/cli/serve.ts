@@ -7,6 +7,8 @@
 // (prefer AGENTLOG_TOKEN to --token: a command line is visible to other local users), and an empty
 // one is an error, not "no token". Without a token only loopback Host names (and --allow-host) are served.
 // The web page (dist/web) is served at /; it loads images only from its origin and data: unless --remote-images.
+// --otlp URL sends every reply's spans (agentlog/otel, sub-agents included) to an OTLP/HTTP collector
+// as they run (traces only; the OpenTelemetry SDK must be installed).
 import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -21,6 +23,7 @@ import { demoTools } from './demo/tools.js'
 import { scriptedChatModel } from './scriptedChat.js'
 import { parse, UsageError, type Command } from './command.js'
 import { openStore } from './source.js'
+import { loadSdk } from './trace.js'
 
 type AgentFactory = HubOptions['agent']
 
@@ -72,12 +75,12 @@ const scriptedAgent: AgentFactory = () => ({
 
 export const serve: Command = {
   summary: 'Serve agents over HTTP: the native event API and AG-UI 1.0.',
-  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… | nats://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--allow-host NAME]... [--remote-images] [--token T, better AGENTLOG_TOKEN=T]',
+  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… | nats://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--allow-host NAME]... [--remote-images] [--otlp http://host:4318 [--service NAME]] [--token T, better AGENTLOG_TOKEN=T]',
   async run(args, io) {
     const { values } = parse(args, {
       agent: { type: 'string' }, scripted: { type: 'boolean' }, store: { type: 'string' },
       port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' }, schema: { type: 'string' },
-      'allow-host': { type: 'string', multiple: true }, 'remote-images': { type: 'boolean' },
+      'allow-host': { type: 'string', multiple: true }, 'remote-images': { type: 'boolean' }, otlp: { type: 'string' }, service: { type: 'string' },
     }, [])
     if (!values.agent === !values.scripted) throw new UsageError('give --agent ./module.ts or --scripted (one of them)')
     const port = Number(values.port ?? 8787)
@@ -88,22 +91,32 @@ export const serve: Command = {
     if (token !== undefined && token.length < MIN_TOKEN)
       throw new UsageError(`the token (--token or AGENTLOG_TOKEN) must be at least ${MIN_TOKEN} characters; this one has ${token.length}`)
     const hosts = values['allow-host'] as string[] | undefined
+    if (values.service !== undefined && values.otlp === undefined) throw new UsageError('--service names the service of the spans --otlp sends; give --otlp too')
+    const otel = values.otlp === undefined ? null : await loadSdk('agentlog serve --otlp')
+    otel?.otlpTracesUrl(values.otlp as string) // a bad URL is refused before anything is created
     const agent = values.scripted ? scriptedAgent : await loadAgent(values.agent as string)
     const store = await openStore((values.store as string | undefined) ?? './sessions', values.schema as string | undefined, true)
     await store.migrate?.()
     const hub = createHub({ store, agent })
+    const tracing = otel && await otel.exportLive(hub, values.otlp as string, (values.service as string | undefined) ?? 'agentlog').catch(async (error: unknown) => {
+      await hub.close()
+      throw error
+    })
     const listening = await listen(withWebPage(createServer({ hub, page: { store, agent }, ...(token ? { token } : {}), ...(hosts ? { hosts } : {}) }), { remoteImages: values['remote-images'] === true }), { port, host: (values.host as string | undefined) ?? '127.0.0.1' })
       .catch(async (error: unknown) => {
+        await tracing?.stop()
         await hub.close()
         throw error
       })
     io.out(`agentlog serve: listening on ${listening.url}${token ? ' (bearer token required)' : ''}`)
+    if (tracing) io.out(`agentlog serve: sending traces to ${tracing.url}`)
     io.out(`agentlog serve: the web page is at ${listening.url}/`)
     await new Promise<void>((done) => {
       process.once('SIGINT', done)
       process.once('SIGTERM', done)
     })
     await listening.close()
+    await tracing?.stop()
     await hub.close()
     io.out('agentlog serve: stopped')
     return 0

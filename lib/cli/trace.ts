@@ -33,12 +33,12 @@ export const traceCommand: Command = {
   },
 }
 
-/** agentlog/otel's SDK side, loaded only by this command: @opentelemetry/api is an optional peer dependency. */
-const loadSdk = async () => {
+/** agentlog/otel's SDK side, loaded only by the commands that export spans: @opentelemetry/api is an optional peer dependency. */
+export const loadSdk = async (command = 'agentlog trace') => {
   try {
     return await import('../otel/sdk.js')
   } catch (error) {
-    throw new AgentError('MISSING_DEPENDENCY', `agentlog trace needs OpenTelemetry: npm install @opentelemetry/api @opentelemetry/sdk-trace-base @opentelemetry/resources @opentelemetry/exporter-trace-otlp-http (${messageOf(error)}).`)
+    throw new AgentError('MISSING_DEPENDENCY', `${command} needs OpenTelemetry: npm install @opentelemetry/api @opentelemetry/sdk-trace-base @opentelemetry/resources @opentelemetry/exporter-trace-otlp-http (${messageOf(error)}).`)
   }
 }
 

@@ -26,7 +26,8 @@ const lastOf = <E extends AgentEvent>(log: readonly AgentEvent[], match: (event:
  * `abandoned`: the caller stopped it and its end has not arrived yet; it resolves as interrupted.
  */
 export const replyOutcome = (state: AgentState, log: readonly AgentEvent[], reply_id: string, options: OutcomeOptions, abandoned = false): Reply => {
-  if (state.reply_id === reply_id && state.reply_msg && state.status === 'paused') return asReply(state.reply_msg, state.waiting_for)
+  // Each waiting call names its session, as a local reply's do (this session: the client sees no sub-agents' logs).
+  if (state.reply_id === reply_id && state.reply_msg && state.status === 'paused') return asReply(state.reply_msg, state.waiting_for.map((c) => ({ ...c, session_id: state.session_id! })))
   const ended = lastOf(log, (e): e is ReplyEndEvent => e.type === 'REPLY_END' && e.reply_id === reply_id)
   if (!ended && !abandoned) throw new AgentError('INTERNAL', `Reply ${reply_id} has not ended in the session's log.`)
   const end = ended ?? ({ type: 'REPLY_END', reply_id, finished_reason: 'interrupted', error: null, created_at: new Date().toISOString(), metadata: {} } as unknown as ReplyEndEvent)

@@ -1,11 +1,13 @@
 // Snapshots beside the log, in `PATH.snapshot`: line 1 a header {agentlog_snapshot, seq, offset,
-// prefix_sha256, state_sha256}, line 2 the state after event `seq`. A cache, never the truth: it is
-// used only when the state matches its own checksum and the log's first `offset` bytes still hash to
+// prefix_sha256, state_sha256}, line 2 the state after event `seq` with its fold version
+// (reducers/snapshot.ts). A cache, never the truth: it is used only when the state matches its own
+// checksum and was made by this fold, and the log's first `offset` bytes still hash to
 // `prefix_sha256`; otherwise it is ignored (the caller reports why) and the next snapshot replaces it.
 import crypto, { type Hash } from 'node:crypto'
 import fs from 'node:fs'
 import nodePath from 'node:path'
-import { initialState, type AgentState } from '../../reducers/state.js'
+import { snapshotState, snapshotText } from '../../reducers/snapshot.js'
+import type { AgentState } from '../../reducers/state.js'
 import { hashRange } from './scan.js'
 
 export const SNAPSHOT_VERSION = 1
@@ -22,7 +24,6 @@ export type LoadedSnapshot = { snapshot: Snapshot; hash: Hash } | { ignored: str
 export const snapshotPath = (logPath: string): string => `${logPath}.snapshot`
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex')
-const stateKeys = Object.keys(initialState()).sort().join()
 
 /** Loads and checks the snapshot of the log open on `fd` (`size` bytes); null when there is none. */
 export const loadSnapshot = (logPath: string, fd: number, size: number): LoadedSnapshot => {
@@ -47,23 +48,21 @@ export const loadSnapshot = (logPath: string, fd: number, size: number): LoadedS
     return { ignored: 'damaged: its header lacks seq, offset or checksums' }
   const stateText = text.slice(nl + 1, text.endsWith('\n') ? -1 : undefined)
   if (nl < 0 || sha256(stateText) !== state_sha256) return { ignored: 'damaged: the state does not match its checksum' }
+  const resumed = snapshotState(stateText, seq as number)
+  if ('ignored' in resumed) return resumed
   if ((offset as number) > size)
     return { ignored: `stale: it was made at event ${seq as number} (byte ${offset as number}) but the log has only ${size} bytes` }
   const hash = crypto.createHash('sha256')
   hashRange(fd, hash, 0, offset as number)
   if (hash.copy().digest('hex') !== prefix_sha256)
     return { ignored: `stale: the log's first ${offset as number} bytes are not the ones it was made from` }
-  const state = JSON.parse(stateText) as AgentState
-  if (typeof state !== 'object' || state === null || Array.isArray(state)) return { ignored: 'damaged: its state is not an object' }
-  if (state.seq !== seq) return { ignored: `damaged: its state is at event ${state?.seq} but its header says ${seq as number}` }
-  if (Object.keys(state).sort().join() !== stateKeys) return { ignored: 'written by another agentlog version (the state has other fields)' }
-  return { snapshot: { seq: seq as number, offset: offset as number, state }, hash }
+  return { snapshot: { seq: seq as number, offset: offset as number, state: resumed.state }, hash }
 }
 
 /** Writes a snapshot atomically (a temporary file, fsync, rename). */
 export const writeSnapshot = (logPath: string, snapshot: Snapshot, prefixSha256: string): void => {
   const target = snapshotPath(logPath)
-  const stateText = JSON.stringify(snapshot.state)
+  const stateText = snapshotText(snapshot.state)
   const header = JSON.stringify({
     agentlog_snapshot: SNAPSHOT_VERSION, seq: snapshot.seq, offset: snapshot.offset,
     prefix_sha256: prefixSha256, state_sha256: sha256(stateText),

@@ -12,6 +12,7 @@ import { UserMsg } from '../factories.js'
 import { approveEvent, denyEvent, submitResultEvent, type ExternalResult } from '../inputs.js'
 import type { CallerToolSpec } from '../tools.js'
 import type { AgentState } from '../../reducers/state.js'
+import { ownerOfCall } from '../subagents/tree.js'
 
 export type Command =
   | { op: 'input'; input: AgentInput | string; externalTools?: CallerToolSpec[]; metadata?: Record<string, unknown> }
@@ -99,7 +100,9 @@ export const execute = async (agent: Agent, command: Command, request_id?: strin
     } else {
       const caller: { metadata?: Record<string, unknown>; externalTools?: CallerToolSpec[] } = command.op === 'input' ? command : {}
       const metadata = { ...caller.metadata, ...(request_id === undefined ? {} : { request_id }) }
-      agent.dispatch(toInput(agent.state, command)!, { externalTools: caller.externalTools, metadata })
+      // An answer to a sub-agent's call is built from the state of the agent it waits in (in this process).
+      const owner = 'tool_call_id' in command && !agent.state.waiting_for.some((c) => c.id === command.tool_call_id) ? ownerOfCall(agent, command.tool_call_id) : undefined
+      agent.dispatch(toInput((owner ?? agent).state, command)!, { externalTools: caller.externalTools, metadata })
     }
   } finally {
     subscription.unsubscribe()

@@ -7,6 +7,7 @@
 // owner's sessions move without waiting for the lease. An owner that finds its key gone, or cannot renew
 // it for a whole lease, has lost every session: `onLost` fails their logs, and it registers anew.
 // Fencing does not rest on clocks: the appends of a stale owner are refused by JetStream (writer.ts).
+// `abandoned` lists the leases of owners that are gone, for the store's `orphans` (the hub's sweeper).
 import { AgentError } from '../errors.js'
 import type { Nats } from './connection.js'
 import type { Subscription } from '@nats-io/transport-node'
@@ -107,6 +108,32 @@ export class Lease {
       nats.nc.request(this.n.owner(owner), '', { timeout: PING_MS }).then(() => true, (error: unknown) => !isNoResponders(error)),
     ])
     return !!key && key.operation === 'PUT' && answers
+  }
+
+  /**
+   * The sessions whose lease names an owner that is gone (each owner asked once): the leases a
+   * process left when it died. Cheap: one listing of the leases bucket, which holds only the
+   * sessions held now (a lease is deleted when its session is closed).
+   */
+  async abandoned(): Promise<{ key: string; revision: number }[]> {
+    const nats = await this.nats()
+    const keys: string[] = []
+    for await (const key of await nats.leases.keys()) keys.push(key)
+    const owners = new Map<string, Promise<boolean>>()
+    const found = await Promise.all(keys.map(async (key) => {
+      const entry = await nats.leases.get(key)
+      if (!entry || entry.operation !== 'PUT' || entry.string() === this.owner) return null
+      const owner = entry.string()
+      if (!owners.has(owner)) owners.set(owner, this.alive(nats, owner))
+      return (await owners.get(owner)) ? null : { key, revision: entry.revision }
+    }))
+    return found.filter((x) => x !== null)
+  }
+
+  /** Deletes an abandoned lease (of a session left idle or paused), unless it was taken meanwhile. */
+  async clear(key: string, revision: number): Promise<void> {
+    const nats = await this.nats()
+    await nats.leases.delete(key, { previousSeq: revision }).catch(() => undefined)
   }
 
   async unlock(session_id: string): Promise<void> {

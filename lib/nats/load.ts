@@ -4,7 +4,7 @@
 // holding an event by binary search over stream positions (a few round trips, whatever the length);
 // `readEvents` reads from there with an ordered consumer. Events are checked like a file log's
 // lines and must follow each other (no gap, no duplicate). A snapshot is trusted only when its
-// state matches its checksum and the event it was made after is still the one at its seq.
+// state matches its checksum and was made by this fold (reducers/snapshot.ts), and the event it was made after is still the one at its seq.
 import crypto from 'node:crypto'
 // (next_by_subj is accepted by the stream's message API since nats-server 2.9; the client types it for direct gets only.)
 import { DeliverPolicy, type MsgRequest, type StoredMsg } from '@nats-io/jetstream'
@@ -14,7 +14,8 @@ import type { AgentEvent } from '../events.js'
 import { checkEvent } from '../fileLog/check.js'
 import type { SessionInfo } from '../hub/types.js'
 import { notFound } from '../stores/sessions.js'
-import { initialState, type AgentState, type ReplyStatus } from '../../reducers/state.js'
+import { snapshotState } from '../../reducers/snapshot.js'
+import type { AgentState, ReplyStatus } from '../../reducers/state.js'
 import type { Nats } from './connection.js'
 import { unavailable } from './errors.js'
 import type { Names } from './names.js'
@@ -189,8 +190,6 @@ const readPass = async (nats: Nats, n: Names, session_id: string, key: string, f
 export interface Snapshot { seq: number; state: AgentState }
 interface SnapshotRecord { seq: number; event_id: string; stream_seq: number; state: string; sha256: string }
 
-const stateKeys = Object.keys(initialState()).sort().join()
-
 /** The session's snapshot when it can be trusted, else null (`onIgnored` says why). */
 export const loadSnapshot = async (nats: Nats, n: Names, session_id: string, key: string, lastSeq: number, onIgnored?: (why: string) => void): Promise<Snapshot & { streamSeq: number } | null> => {
   const entry = await attempt(`reading the snapshot of session ${session_id}`, () => nats.snapshots.get(key))
@@ -208,6 +207,8 @@ export const loadSnapshot = async (nats: Nats, n: Names, session_id: string, key
   const { seq } = record
   if (!(seq <= lastSeq)) return ignore(`stale: made at event ${seq}, which the log does not hold`)
   if (sha256(record.state) !== record.sha256) return ignore('damaged: the state does not match its checksum')
+  const resumed = snapshotState(record.state, seq)
+  if ('ignored' in resumed) return ignore(resumed.ignored)
   const m = await attempt('reading a snapshot\'s event', () => nats.jsm.streams.getMessage(n.stream, { seq: record.stream_seq })).catch(() => null)
   if (!m || m.subject !== n.events(key)) return ignore(`stale: event ${seq} is not in the log`)
   const at = positionOf(m)
@@ -219,10 +220,7 @@ export const loadSnapshot = async (nats: Nats, n: Names, session_id: string, key
     return ignore(`stale: event ${seq} is not JSON`)
   }
   if (eventId !== record.event_id) return ignore(`stale: event ${seq} is not the one it was made after`)
-  const state = JSON.parse(record.state) as AgentState
-  if (state?.seq !== seq) return ignore(`damaged: its state is at event ${state?.seq} but it says ${seq}`)
-  if (Object.keys(state).sort().join() !== stateKeys) return ignore('written by another agentlog version (the state has other fields)')
-  return { seq, state, streamSeq: record.stream_seq }
+  return { seq, state: resumed.state, streamSeq: record.stream_seq }
 }
 
 /** The stored snapshot record (written after a commit; a cache, so failures are ignored). */

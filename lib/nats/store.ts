@@ -2,7 +2,8 @@
 // the messages on its subject of one stream (load.ts), appended with the expected last position
 // (writer.ts); its record (created_at, metadata) and snapshot are KV entries; one process owns a
 // session at a time through a KV lease (lease.ts); a command for a session another process owns
-// is routed to it (routing.ts); any process follows any session (follow.ts). With `replicas: 3`
+// is routed to it (routing.ts); any process follows any session (follow.ts); `orphans` finds the
+// running sessions a dead owner left (for the hub's sweeper). With `replicas: 3`
 // on a three-node cluster, every acknowledged event survives the loss of a node.
 import type { NatsConnection } from '@nats-io/transport-node'
 import { AgentError, describe } from '../errors.js'
@@ -15,7 +16,7 @@ import { connectNats, type Nats } from './connection.js'
 import { isConflict, unavailable } from './errors.js'
 import { follow } from './follow.js'
 import { Lease } from './lease.js'
-import { attempt, loadInfo, loadSnapshot, readEvents, sessionRecord, startedAt } from './load.js'
+import { attempt, lastPosition, loadInfo, loadSnapshot, readEvents, sessionRecord, startedAt } from './load.js'
 import { idOf, keyOf, names } from './names.js'
 import { natsRouting } from './routing.js'
 import { Writer } from './writer.js'
@@ -195,6 +196,23 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       } finally {
         await lease.unlock(id)
       }
+    },
+    // Running sessions whose lease names an owner that is gone. The leases bucket holds only the
+    // sessions held now, so a sweep costs a listing of it and, per abandoned session, its last
+    // message's status header; an abandoned lease of a session not running is cleared, so it is
+    // not looked at again.
+    async orphans({ limit = 100 } = {}) {
+      checkOpen()
+      const c = await nats()
+      const found: string[] = []
+      for (const { key, revision } of await attempt('looking for replies whose owner died', () => lease.abandoned())) {
+        if (found.length >= limit) break
+        const id = idOf(key)
+        if (owned.has(id)) continue
+        if ((await lastPosition(c, n, key))?.status === 'running') found.push(id)
+        else await lease.clear(key, revision)
+      }
+      return found
     },
     routing: natsRouting(nats, n),
     async close() {

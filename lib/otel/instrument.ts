@@ -3,11 +3,15 @@
 // An agent attached mid-reply (a restored session) folds its current reply first without emitting,
 // except a reply a crash cut that the restore just closed: those spans were never ended, so they are.
 // Per event it does one switch (a streamed delta is ignored unless contents are captured).
+// Sub-agents follow on their own: every child an attached agent's calls start (agentTool), at any
+// depth, is attached as it is linked (and those already linked: revived from their logs), and
+// detached once its reply ends, so the tree is one trace and nothing is kept per finished child.
 import { metrics, trace, INVALID_SPAN_CONTEXT, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api'
 import type { Agent } from '../agent.js'
 import { AgentError } from '../errors.js'
 import type { AgentEvent } from '../events.js'
 import type { Hub } from '../hub/types.js'
+import { childLinked$, childLinks } from '../subagents/links.js'
 import { agentMetrics } from './metrics.js'
 import { SessionTrace, SubAgentLinks } from './session.js'
 import type { TraceOptions, TraceSettings } from './settings.js'
@@ -20,9 +24,9 @@ export interface InstrumentOptions extends TraceOptions {
 }
 
 export interface Instrumentation {
-  /** Traces one more agent with the same providers and sub-agent links (a sub-agent kept outside a hub). */
+  /** Traces one more agent (and its sub-agents) with the same providers and sub-agent links. */
   attach(agent: Agent): void
-  /** Stops emitting (spans in flight are not ended). */
+  /** Stops emitting, for every agent and sub-agent attached (spans in flight are not ended). */
   stop(): void
 }
 
@@ -38,10 +42,18 @@ export const instrument = (target: Agent | Hub, options: InstrumentOptions = {})
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE)
   const base: TraceSettings = { ...options, tracer, observer: agentMetrics(meter, options.providerName) }
   const links = new SubAgentLinks(false)
-  const detach = new Set<() => void>()
-  const attach = (agent: Agent) => {
-    const stop = attachAgent(agent, base, links, () => detach.delete(stop))
-    detach.add(stop)
+  /** The agents attached now: the roots, and the sub-agents whose reply has not ended. */
+  const attached = new Map<Agent, () => void>()
+  const attach = (agent: Agent, sub = false) => {
+    if (attached.has(agent)) return
+    let stop = () => {}
+    attached.set(agent, () => stop())
+    // Held: a tree caught up at once (restored from its logs) nests children under calls already ended.
+    links.hold(() => {
+      stop = attachAgent(agent, base, links, { sub, child: (child) => attach(child, true), detached: () => attached.delete(agent) })
+    })
+    // A sub-agent whose reply is over (a restored tree) was only caught up: nothing more will come.
+    if (sub && agent.state.status === 'idle' && loadedEvents(agent).length > 0) stop()
   }
   let unobserve = () => {}
   if (isAgent(target)) attach(target)
@@ -54,7 +66,7 @@ export const instrument = (target: Agent | Hub, options: InstrumentOptions = {})
     },
     stop() {
       unobserve()
-      for (const stop of [...detach]) stop()
+      for (const stop of [...attached.values()]) stop()
     },
   }
 }
@@ -65,7 +77,15 @@ const isAgent = (target: unknown): target is Agent =>
 /** The calls after which a reply may have parked (checked once the burst is over, as ReplyRun does). */
 const mayPause: ReadonlySet<string> = new Set(['REQUIRE_USER_CONFIRM', 'REQUIRE_EXTERNAL_EXECUTION', 'TOOL_RESULT_START', 'TOOL_RESULT_END'])
 
-const attachAgent = (agent: Agent, base: TraceSettings, links: SubAgentLinks, detached: () => void): (() => void) => {
+interface Attaching {
+  /** A sub-agent: detached once its reply ends. */
+  sub: boolean
+  /** Attaches a sub-agent of this agent. */
+  child: (agent: Agent) => void
+  detached: () => void
+}
+
+const attachAgent = (agent: Agent, base: TraceSettings, links: SubAgentLinks, { sub, child, detached }: Attaching): (() => void) => {
   const settings: TraceSettings = { ...base }
   const session = new SessionTrace(settings, links, agent.session_id)
   catchUp(agent, session, settings, base)
@@ -85,13 +105,18 @@ const attachAgent = (agent: Agent, base: TraceSettings, links: SubAgentLinks, de
     } catch {
       // A tracer or processor that throws must not reach the agent: the span is lost, the reply goes on.
     }
+    if (sub && event.type === 'REPLY_END') return stop()
     if (!checking && mayPause.has(event.type)) {
       checking = true
       queueMicrotask(checkPause)
     }
   })
+  // Its sub-agents: those linked already (revived with it), then each as its call starts it.
+  for (const link of childLinks(agent)) child(link.agent)
+  const children = childLinked$(agent).subscribe((link) => child(link.agent))
   const stop = () => {
     subscription.unsubscribe()
+    children.unsubscribe()
     unwatch()
     detached()
   }

@@ -1,11 +1,14 @@
-// Past sessions' spans through the official SDK, for `agentlog trace`: traceLog into an in-memory
-// exporter, then either OTLP/HTTP (the official exporter) or plain JSON. The SDK packages are
-// loaded on demand (optional: @opentelemetry/sdk-trace-base, resources, exporter-trace-otlp-http).
+// Spans through the official SDK, for the CLI: a past session's (`agentlog trace`: traceLog into an
+// in-memory exporter, then either OTLP/HTTP through the official exporter or plain JSON), and the
+// live spans of every session a hub serves (`agentlog serve --otlp`: instrument(hub), batched to the
+// same exporter). The SDK packages are loaded on demand (optional: @opentelemetry/sdk-trace-base,
+// resources, exporter-trace-otlp-http).
 import { SpanKind } from '@opentelemetry/api'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { AgentError, messageOf } from '../errors.js'
 import type { AgentEvent } from '../events.js'
-import { INSTRUMENTATION_SCOPE } from './instrument.js'
+import type { Hub } from '../hub/types.js'
+import { INSTRUMENTATION_SCOPE, instrument } from './instrument.js'
 import type { TraceOptions } from './settings.js'
 import { traceLog } from './traceLog.js'
 
@@ -13,7 +16,7 @@ const need = async <T>(what: string, load: () => Promise<T>): Promise<T> => {
   try {
     return await load()
   } catch (error) {
-    throw new AgentError('MISSING_DEPENDENCY', `agentlog trace needs the OpenTelemetry SDK: npm install @opentelemetry/api @opentelemetry/sdk-trace-base @opentelemetry/resources @opentelemetry/exporter-trace-otlp-http (${what}: ${messageOf(error)}).`)
+    throw new AgentError('MISSING_DEPENDENCY', `Exporting spans needs the OpenTelemetry SDK: npm install @opentelemetry/api @opentelemetry/sdk-trace-base @opentelemetry/resources @opentelemetry/exporter-trace-otlp-http (${what}: ${messageOf(error)}).`)
   }
 }
 
@@ -32,7 +35,7 @@ export const recordSpans = async (logs: readonly (readonly AgentEvent[])[], opti
 
 /** Sends spans to an OTLP/HTTP collector (`http://host:4318`, or the full `/v1/traces` URL); rejects with EXPORT_FAILED. */
 export const sendOtlp = async (spans: ReadableSpan[], endpoint: string): Promise<string> => {
-  const url = tracesUrl(endpoint)
+  const url = otlpTracesUrl(endpoint)
   const { OTLPTraceExporter } = await need('@opentelemetry/exporter-trace-otlp-http', () => import('@opentelemetry/exporter-trace-otlp-http'))
   const exporter = new OTLPTraceExporter({ url })
   try {
@@ -46,7 +49,32 @@ export const sendOtlp = async (spans: ReadableSpan[], endpoint: string): Promise
   return url
 }
 
-const tracesUrl = (endpoint: string): string => {
+/**
+ * Sends the spans of every reply `hub` serves, as they run (sub-agents included), to an OTLP/HTTP
+ * collector, batched; `stop()` stops tracing and sends what is left. A collector that is down loses
+ * spans, never a reply (the exporter's errors stay in the SDK).
+ */
+export const exportLive = async (hub: Hub, endpoint: string, serviceName: string): Promise<{ url: string; stop(): Promise<void> }> => {
+  const url = otlpTracesUrl(endpoint)
+  const { BasicTracerProvider, BatchSpanProcessor } = await need('@opentelemetry/sdk-trace-base', () => import('@opentelemetry/sdk-trace-base'))
+  const { resourceFromAttributes } = await need('@opentelemetry/resources', () => import('@opentelemetry/resources'))
+  const { OTLPTraceExporter } = await need('@opentelemetry/exporter-trace-otlp-http', () => import('@opentelemetry/exporter-trace-otlp-http'))
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': serviceName }),
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }))],
+  })
+  const instrumentation = instrument(hub, { tracerProvider: provider })
+  return {
+    url,
+    async stop() {
+      instrumentation.stop()
+      await provider.shutdown()
+    },
+  }
+}
+
+/** The collector's traces URL (`/v1/traces` added to a base URL); throws INVALID_OPTION for anything but an http(s) URL without credentials. */
+export const otlpTracesUrl = (endpoint: string): string => {
   let url: URL
   try {
     url = new URL(endpoint)

@@ -13,6 +13,8 @@ import type { TraceSettings } from './settings.js'
 /** The execute_tool spans that sub-agents' replies hang under, by parent session and call. */
 export class SubAgentLinks {
   private readonly spans = new Map<string, SpanContext>()
+  /** While held, the links of calls that ended (dropped when the hold ends). */
+  private endedWhileHeld: string[] | null = null
   /** retain: keep every link (traceLog over a tree of logs); otherwise a link goes once used or once its call ends. */
   constructor(private readonly retain: boolean) {}
 
@@ -26,7 +28,21 @@ export class SubAgentLinks {
   }
 
   ended(session_id: string, tool_call_id: string): void {
-    if (!this.retain) this.spans.delete(key(session_id, tool_call_id))
+    if (this.retain) return
+    if (this.endedWhileHeld) this.endedWhileHeld.push(key(session_id, tool_call_id))
+    else this.spans.delete(key(session_id, tool_call_id))
+  }
+
+  /** Runs `fold` keeping the links of calls that end in it until it is over (a tree's logs caught up parent first). */
+  hold(fold: () => void): void {
+    if (this.retain || this.endedWhileHeld) return fold()
+    this.endedWhileHeld = []
+    try {
+      fold()
+    } finally {
+      for (const ended of this.endedWhileHeld) this.spans.delete(ended)
+      this.endedWhileHeld = null
+    }
   }
 
   /** The context a reply hangs under when its REPLY_START names a parent call. */

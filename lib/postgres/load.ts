@@ -1,5 +1,5 @@
 // Reading a session back from PostgreSQL: its row, its snapshot (trusted only when the state
-// matches its checksum, is at the seq it claims, and the event at that seq is still the one it was
+// matches its checksum, was made by this fold (reducers/snapshot.ts), is at the seq it claims, and the event at that seq is still the one it was
 // made after), and its events after a position, each checked like a file log's line and required
 // to follow the one before it (no gap, no duplicate).
 import crypto from 'node:crypto'
@@ -9,14 +9,14 @@ import type { AgentEvent } from '../events.js'
 import { checkEvent } from '../fileLog/check.js'
 import type { SessionInfo } from '../hub/types.js'
 import { notFound, titleOf } from '../stores/sessions.js'
-import { initialState, type AgentState, type ReplyStatus } from '../../reducers/state.js'
+import { snapshotState } from '../../reducers/snapshot.js'
+import type { AgentState, ReplyStatus } from '../../reducers/state.js'
 import { unavailable } from './errors.js'
 import type { Names } from './sql.js'
 
 export type Queryable = Pick<Pool | PoolClient, 'query'>
 
 export const sha256 = (text: string): string => crypto.createHash('sha256').update(text).digest('hex')
-const stateKeys = Object.keys(initialState()).sort().join()
 
 interface SessionRow { session_id: string; created_at: Date; updated_at: Date; status: ReplyStatus; last_seq: string; metadata: Record<string, unknown>; first_message?: string | null }
 
@@ -104,6 +104,8 @@ export const loadSnapshot = async (db: Queryable, n: Names, session_id: string, 
   }
   if (seq > lastSeq || row.body === null) return ignore(`stale: made at event ${seq}, which the log does not hold`)
   if (sha256(row.state) !== row.state_sha256) return ignore('damaged: the state does not match its checksum')
+  const resumed = snapshotState(row.state, seq)
+  if ('ignored' in resumed) return ignore(resumed.ignored)
   let eventId: unknown
   try {
     eventId = (JSON.parse(row.body) as { id?: unknown }).id
@@ -111,8 +113,5 @@ export const loadSnapshot = async (db: Queryable, n: Names, session_id: string, 
     return ignore(`stale: event ${seq} is not JSON`)
   }
   if (eventId !== row.event_id) return ignore(`stale: event ${seq} is not the one it was made after`)
-  const state = JSON.parse(row.state) as AgentState
-  if (state?.seq !== seq) return ignore(`damaged: its state is at event ${state?.seq} but it says ${seq}`)
-  if (Object.keys(state).sort().join() !== stateKeys) return ignore('written by another agentlog version (the state has other fields)')
-  return { seq, state }
+  return { seq, state: resumed.state }
 }

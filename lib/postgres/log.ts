@@ -11,6 +11,7 @@ import { checkEvent } from '../fileLog/check.js'
 import type { LogStore } from '../log.js'
 import { statusAfter } from '../stores/sessions.js'
 import { replay } from '../../reducers/root.js'
+import { snapshotText } from '../../reducers/snapshot.js'
 import type { ReplyStatus } from '../../reducers/state.js'
 import { sha256, type Snapshot } from './load.js'
 import type { Batch, Writable } from './writer.js'
@@ -133,7 +134,7 @@ export const pgLog = (init: PgLogInit): PgLog => {
       if (committed - from < every) return null
       const state = replay(read(from).slice(0, committed - from), folded?.state)
       folded = { seq: committed, state }
-      const text = JSON.stringify(state)
+      const text = snapshotText(state)
       return { seq: committed, event_id: tail[committed - base - 1].id, state: text, sha256: sha256(text) }
     },
     async close() {

@@ -78,12 +78,12 @@ test('a shorthand message with an assistant role or a bad content is refused and
   assert.is(agent.log.length, 0)
 })
 
-test('a paused reply() lists the calls it waits for, as agent.state.waiting_for does', async () => {
+test('a paused reply() lists the calls it waits for, as agent.state.waiting_for does, each with its session', async () => {
   const agent = pausingAgent()
   const reply = await agent.reply('delete /tmp/x')
   assert.is(agent.state.status, 'paused')
   assert.equal(reply.waiting_for.map((c) => [c.id, c.name, c.state]), [['c1', 'delete_file', 'asking']])
-  assert.equal(reply.waiting_for, agent.state.waiting_for)
+  assert.equal(reply.waiting_for, agent.state.waiting_for.map((c) => ({ ...c, session_id: agent.session_id })))
   assert.is(reply.text, 'Deleting.')
 })
 

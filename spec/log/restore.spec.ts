@@ -10,6 +10,7 @@ import { createAgent, memoryLog, replay, say, scriptedModel, UserMsg, type Agent
 import { fileLog, type FileLogOptions } from '../../lib/fileLog.js'
 import { MARKER, readLogFile } from '../../lib/fileLog/read.js'
 import { snapshotPath } from '../../lib/fileLog/snapshot.js'
+import { FOLD_VERSION } from '../../reducers/state.js'
 import { allTools, assertConsistent, runEveryEnding } from './helpers/agents.js'
 import { lines, tempLog } from './helpers/files.js'
 
@@ -156,10 +157,22 @@ test('a stale snapshot (made beyond the log, or from another log) is ignored and
 test('a snapshot written by code with another state shape is ignored', async () => {
   const file = await snapshotted()
   const [header, state] = lines(snapshotPath(file))
-  const changed = JSON.stringify({ ...JSON.parse(state), extra: 1 })
+  const saved = JSON.parse(state) as { state: object }
+  const changed = JSON.stringify({ ...saved, state: { ...saved.state, extra: 1 } })
   const sha = crypto.createHash('sha256').update(changed).digest('hex')
   fs.writeFileSync(snapshotPath(file), `${JSON.stringify({ ...JSON.parse(header), state_sha256: sha })}\n${changed}\n`)
   assert.match(reasonOnOpen(file), 'written by another agentlog version')
+})
+
+test('a snapshot saved by another fold version, or before fold versions, is ignored with that reason', async () => {
+  const file = await snapshotted()
+  const [header, state] = lines(snapshotPath(file))
+  const saved = JSON.parse(state) as { fold: number; state: object }
+  for (const [text, reason] of [[JSON.stringify(saved.state), 'without fold versions'], [JSON.stringify({ ...saved, fold: FOLD_VERSION - 1 }), `fold version ${FOLD_VERSION - 1}`]]) {
+    const sha = crypto.createHash('sha256').update(text).digest('hex')
+    fs.writeFileSync(snapshotPath(file), `${JSON.stringify({ ...JSON.parse(header), state_sha256: sha })}\n${text}\n`)
+    assert.match(reasonOnOpen(file), reason)
+  }
 })
 
 test.run()

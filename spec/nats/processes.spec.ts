@@ -1,15 +1,18 @@
 // Many processes, one NATS server: child processes, each with its own hub on the same store name.
 // A reply started in A is interrupted through B; a reply paused in A is approved through C after
 // A has exited; the owner is SIGKILLed mid-reply and nothing acknowledged is lost, the next owner
-// closing the cut reply as interrupted (crash = interrupt); a killed owner's session moves without
+// closing the cut reply as interrupted (crash = interrupt); with no command at all, a live hub's
+// sweep closes a reply whose owner was SIGKILLed; a killed owner's session moves without
 // waiting for its lease; a request waiting for an owner that hangs is answered once by the caller,
 // after the owner's lease ran out; two processes racing to own one session: exactly one writes.
 import { isDeepStrictEqual } from 'node:util'
+import { filter, firstValueFrom, timeout } from 'rxjs'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createHub, replay } from '../../lib/index.js'
 import type { NatsStore } from '../../lib/nats.js'
 import { checkLog } from '../../lib/logCheck.js'
+import { DEFAULT_SWEEP_MS } from '../../lib/hub/sweeper.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
 import { startHubChild, type HubChild } from '../postgres/helpers/children.js'
 import { dropNames, freshStore, NATS_URL, natsAvailable, newName } from './helpers/server.js'
@@ -23,6 +26,8 @@ const child = async () => {
   children.push(c)
   return c
 }
+/** Far above the documented bound (a sweep interval plus an open), far below the lease: only a reply never closed fails it. */
+const SWEEP_PATIENCE_MS = 30 * DEFAULT_SWEEP_MS
 const waitUntil = async (done: () => Promise<boolean>, what: string) => {
   for (let i = 0; i < 500; i++) {
     if (await done()) return
@@ -109,6 +114,36 @@ test('the owner SIGKILLed mid-reply 4 times: nothing acknowledged is lost, the n
   assert.is(ends.at(-1)!.type === 'REPLY_END' && ends.at(-1)!.finished_reason, 'completed', 'the next reply completes')
   assert.ok(isDeepStrictEqual(replay(events), await handle.state()), 'replay equals the state')
   await hub.close()
+})
+
+test('the owner SIGKILLed mid-reply, no command sent: a live hub\'s sweep closes the reply (interrupted, every call answered); its follower and state() see it, before the lease would run out', async () => {
+  // A lease of a minute: only the dead owner's silence on its ping subject tells the sweep it died.
+  name = newName()
+  await store.close()
+  store = freshStore({ leaseMs: 60_000 }, name)
+  await store.create({ session_id: 's1' })
+  const hub = createHub({ store, agent: sessionAgent(1) })
+  try {
+    process.env.NATS_LEASE_MS = '60000'
+    const owner = await child().finally(() => delete process.env.NATS_LEASE_MS)
+    const reply = owner.request('reply', 's1', { input: 'slow 60000' })
+    await owner.waitFor((l) => l.id === reply.id && l.event === 'TOOL_RESULT_START')
+    await waitUntil(async () => (await store.read('s1')).some((e) => e.type === 'TOOL_RESULT_START'), 'the tool call is stored')
+    const end = firstValueFrom(hub.session('s1').follow().pipe(filter((e) => e.type === 'REPLY_END'), timeout({ first: SWEEP_PATIENCE_MS })))
+    await owner.kill('SIGKILL')
+    children.splice(children.indexOf(owner), 1)
+    const seen = await end
+    assert.is(seen.type === 'REPLY_END' && seen.finished_reason, 'interrupted')
+    const state = await hub.session('s1').state()
+    assert.is(state.status, 'idle')
+    assert.equal(state.context.at(-1)!.content.map((b) => b.type), ['tool_call', 'tool_result'], 'the cut tool call has its result')
+    const events = await store.read('s1')
+    assert.equal(checkLog(events).violations, [])
+    assert.ok(isDeepStrictEqual(replay(events, undefined, { strict: true }), state), 'replay equals the state')
+    assert.equal(await store.orphans!(), [], 'nothing is left to sweep')
+  } finally {
+    await hub.close()
+  }
 })
 
 test('a SIGKILLed owner\'s session moves at once, without waiting for its lease to run out', async () => {

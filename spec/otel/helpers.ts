@@ -95,3 +95,9 @@ export const until = async (check: () => boolean | Promise<boolean>, what = 'the
     await new Promise((r) => setTimeout(r, 2))
   }
 }
+
+/** shapes() in an order that does not depend on when each span ended (live spans of a tree end deepest first, rebuilt ones log by log). */
+export const sortedShapes = (spans: readonly ReadableSpan[]): SpanShape[] => {
+  const key = (s: ReadableSpan) => `${s.attributes['agentlog.session_id']}\u0000${String(s.attributes['agentlog.seq.start']).padStart(8, '0')}\u0000${s.name}`
+  return shapes([...spans].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)))
+}

@@ -1,7 +1,6 @@
 // `agentlog trace`: a stored session's spans sent through the official OTLP/HTTP exporter to a small
 // collector this spec runs on 127.0.0.1 (what arrives is checked: names, tree, the log's times,
 // resource), or printed with --json; a sub-agent's session of the same store comes along; refusals.
-import { createServer as createHttpServer, type Server } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,28 +11,11 @@ import { directoryStore } from 'agentlog/node'
 import { traceLog } from 'agentlog/otel'
 import { main } from '../../lib/cli/main.js'
 import { probe, slowTool } from '../helpers/fixtures.js'
+import { attr, collector } from './collector.js'
 import { memoryTracing, shapes } from './helpers.js'
 import { tree } from './treeLogs.js'
 
 const test = suite('otel/trace command')
-
-interface OtlpSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; startTimeUnixNano: string | number; endTimeUnixNano: string | number; attributes: { key: string; value: Record<string, unknown> }[] }
-
-/** A collector: OTLP/HTTP JSON on POST /v1/traces, answering 200 (or `status`). */
-const collector = async (status = 200) => {
-  const received: { path: string; contentType: string; body: { resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: OtlpSpan[] }[] }[] } }[] = []
-  const server: Server = createHttpServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', contentType: String(req.headers['content-type']), body: JSON.parse(Buffer.concat(chunks).toString('utf8')) })
-      res.writeHead(status, { 'content-type': 'application/json' }).end('{}')
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  return { url: `http://127.0.0.1:${port}`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
-}
 
 const run = async (args: string[]) => {
   const out: string[] = []
@@ -59,10 +41,6 @@ const storeWithSession = async () => {
   return { dir, session_id, log, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-const attr = (span: OtlpSpan, key: string) => {
-  const value = span.attributes.find((a) => a.key === key)?.value
-  return value ? Object.values(value)[0] : undefined
-}
 
 test('--otlp sends the session\'s spans through the official exporter; the collector gets the tree at the log\'s times', async () => {
   const { dir, session_id, log, cleanup } = await storeWithSession()

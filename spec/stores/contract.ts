@@ -6,15 +6,32 @@ import { isDeepStrictEqual } from 'node:util'
 import { firstValueFrom, take, toArray } from 'rxjs'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { AgentError, createAgent, createEvent, counterClock, replay, UserConfirmResultEvent, UserMsg, type AgentEvent, type SessionStore } from '../../lib/index.js'
+import { AgentError, createAgent, createEvent, counterClock, replay, UserConfirmResultEvent, UserMsg, type AgentEvent, type AgentState, type SessionStore } from '../../lib/index.js'
 import { checkLog } from '../../lib/logCheck.js'
+import { FOLD_VERSION } from '../../reducers/state.js'
 import { sessionModel, sessionTools } from '../helpers/sessionModel.js'
 import { rejectsWithCode as code } from '../helpers/expect.js'
 
 export interface ContractOptions {
   /** The store keeps snapshots every this many events (it was made with that setting). */
   snapshotEvery?: number
+  /** Replaces the text of the session's stored snapshot state with `edit(text)`, keeping its checksum right. */
+  rewriteSnapshot?: (store: SessionStore, session_id: string, edit: (text: string) => string) => Promise<void>
 }
+
+/** The state a stored snapshot text holds, whether it carries a fold version or not. */
+const savedState = (text: string): AgentState => {
+  const saved = JSON.parse(text) as { fold?: number; state?: AgentState }
+  return saved.fold === undefined ? (saved as AgentState) : saved.state!
+}
+
+/** What an older fold made of the same events: here, rounds counted otherwise (as before issue 20). */
+const olderFold = (state: AgentState): AgentState => ({ ...state, cur_iter: state.cur_iter + 7 })
+
+const olderSnapshots: [string, (text: string) => string][] = [
+  ['without a fold version (saved before there were any)', (text) => JSON.stringify(olderFold(savedState(text)))],
+  ['of an older fold version', (text) => JSON.stringify({ fold: FOLD_VERSION - 1, state: olderFold(savedState(text)) })],
+]
 
 const agentOn = (log: Awaited<ReturnType<SessionStore['open']>>, session_id: string) =>
   createAgent({ name: 'Friday', model: sessionModel(1), tools: sessionTools(), log, session_id })
@@ -210,6 +227,25 @@ export const storeContract = (name: string, make: () => Promise<SessionStore>, o
       assert.ok(isDeepStrictEqual(restored.state, state))
       assert.ok(isDeepStrictEqual(replay(await store.read('s1')), state))
       await restored.close()
+    })
+  }
+
+  for (const [what, edit] of options.snapshotEvery && options.rewriteSnapshot ? olderSnapshots : []) {
+    test(`a snapshot ${what} is ignored: the state is the full fold, and the next snapshot replaces it`, async () => {
+      await store.create({ session_id: 's1' })
+      const agent = agentOn(await store.open('s1'), 's1')
+      for (let i = 0; i < 4; i++) await agent.reply(UserMsg({ content: `hello ${i}` }))
+      await agent.close()
+      await options.rewriteSnapshot!(store, 's1', edit)
+      if (store.state) assert.ok(isDeepStrictEqual(await store.state('s1'), replay(await store.read('s1'))), 'state() is the full fold')
+      const restored = agentOn(await store.open('s1'), 's1')
+      assert.ok(isDeepStrictEqual(restored.state, replay(await store.read('s1'))), 'the restored agent has the full fold')
+      await restored.reply(UserMsg({ content: 'once more' }))
+      await restored.close()
+      let saved = ''
+      await options.rewriteSnapshot!(store, 's1', (text) => (saved = text))
+      assert.is((JSON.parse(saved) as { fold?: number }).fold, FOLD_VERSION, 'a snapshot of this fold replaced it')
+      if (store.state) assert.ok(isDeepStrictEqual(await store.state('s1'), replay(await store.read('s1'))))
     })
   }
 

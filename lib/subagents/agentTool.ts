@@ -1,0 +1,210 @@
+// agentTool: a tool whose call runs a sub-agent, in a session and log of its own. The child's first
+// REPLY_START records the call (`metadata.parent: { session_id, reply_id, tool_call_id }`), the
+// call's TOOL_RESULT_START records the child (`metadata.child_session_id`). The child's text
+// streams into the call's result; its end is the call's end. Stopping the parent aborts the call's
+// signal, which stops the child at once (its log closes before the parent's). A child that parks
+// (an approval, an external result) parks the call: the call waits as a `submitted` one, and the
+// child's end answers it (see parkedCall.ts).
+import { z } from 'zod'
+import { Agent, createAgent, type AgentOptions } from '../agent.js'
+import { AgentError } from '../errors.js'
+import type { ReplyEndEvent } from '../events.js'
+import { defineTool, type Permission, type Tool, type ToolContext, type ToolResultObject } from '../tools.js'
+import { selectEndedReply } from '../../reducers/selectors.js'
+import { structuredOutputOf } from '../../reducers/structuredOutput.js'
+import { depthOf, linkChild } from './links.js'
+import { treeUsage } from './tree.js'
+import { answerWhenPaused, watchParkedCall } from './parkedCall.js'
+import { registerReviver } from './revive.js'
+import type { LogStore } from '../log.js'
+import type { AgentEvent } from '../events.js'
+
+/** What a sub-agent is made of: an agent's options, without the log and the session, which the tree gives it. */
+export type SubagentOptions = Omit<AgentOptions, 'log' | 'session_id' | 'output'>
+
+export const DEFAULT_MAX_DEPTH = 4
+
+const TaskInput = z.object({ task: z.string().describe('What the sub-agent should do, with everything it needs to know') })
+
+export interface AgentToolOptions<I extends z.ZodType> {
+  name: string
+  description: string
+  /** The sub-agent: its options, or a function of the call's input that makes them. */
+  agent: SubagentOptions | ((input: z.infer<I>, context: ToolContext) => SubagentOptions)
+  /** The call's input (default `{ task: string }`). */
+  input?: I
+  /** The user message the sub-agent starts from (default: the `task` field, or the input as JSON). */
+  prompt?: (input: z.infer<I>) => string
+  /** A zod object schema: the sub-agent ends with a value of it, which is the call's result (as JSON). */
+  output?: z.ZodType
+  /** Calls nested deeper than this (the top-level agent is depth 0) get an `error` result (default 4). */
+  maxDepth?: number
+  concurrencySafe?: boolean
+  permission?: Permission | ((input: z.infer<I>, state: unknown) => Permission)
+  /**
+   * Where each sub-agent's log goes, by its session id (default: in memory). A durable log lets a
+   * parent restored from its own log (another process, a restart) reopen a parked sub-agent.
+   */
+  log?: (session_id: string) => LogStore
+}
+
+/** The reminder the parent's model reads when the user stopped the sub-agent alone. */
+export const subagentStoppedReminder = (name: string) =>
+  `<system-reminder>The sub-agent "${name}" was stopped by the user before it finished. Ask the user what should happen to the task.</system-reminder>`
+
+export function agentTool<I extends z.ZodType>(options: AgentToolOptions<I> & { input: I }): Tool<I>
+export function agentTool(options: AgentToolOptions<typeof TaskInput>): Tool<typeof TaskInput>
+export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
+  const { name, description, input = TaskInput, output, maxDepth = DEFAULT_MAX_DEPTH } = options
+  if (typeof options.agent !== 'function' && (typeof options.agent !== 'object' || options.agent === null))
+    throw new AgentError('INVALID_OPTION', `agentTool("${name}"): agent must be the sub-agent's options ({ name, model, tools, ... }) or a function of the input returning them.`)
+  if (!Number.isInteger(maxDepth) || maxDepth < 1)
+    throw new AgentError('INVALID_OPTION', `agentTool("${name}"): maxDepth must be a whole number of at least 1; received ${String(maxDepth)}.`)
+  const prompt = options.prompt ?? ((value: unknown) => (isTask(value) ? value.task : JSON.stringify(value)))
+  const optionsFor = (value: unknown, context: ToolContext): AgentOptions => {
+    const made = typeof options.agent === 'function' ? options.agent(value, context) : options.agent
+    const session_id = childSessionOf(context)
+    return { ...made, session_id, ...(options.log && { log: options.log(session_id) }) }
+  }
+  const tool = defineTool({
+    name, description, input, concurrencySafe: options.concurrencySafe, permission: options.permission,
+    startMetadata: (_call, clock) => ({ child_session_id: clock.id() }),
+    execute: (value, context) => runChild(name, () => optionsFor(value, context), prompt(value), output, maxDepth, context),
+  })
+  // A parked child reopened from its log: linked and watched again, or (its reply ended meanwhile:
+  // a crash closed it, or it was answered before the parent recorded it) its outcome answers the call.
+  registerReviver<Agent>(tool, (parent, { reply_id, tool_call_id, child_session_id, input: json, cut }) => {
+    if (!options.log) return null
+    const value = input.safeParse(parseJson(json))
+    if (!value.success) return null
+    const context: ToolContext = { signal: new AbortController().signal, tool_call_id, reply_id, session_id: parent.session_id, agent: parent, metadata: { child_session_id } }
+    const child = createAgent(optionsFor(value.data, context))
+    linkChild(parent, { agent: child, reply_id, tool_call_id })
+    // Cut by a crash: reopening closed the child's reply; the parent closes the call next.
+    if (cut) return child
+    const childReply = child.state.reply_id
+    const text = childReply ? textSinceFirstPark(child.log, childReply) : ''
+    const result = (end: ReplyEndEvent, after: string) => outcome(child, end, after, output !== undefined)
+    const end = child.state.status === 'idle' ? [...child.log].reverse().find((e): e is ReplyEndEvent => e.type === 'REPLY_END') : undefined
+    if (end) answerWhenPaused(parent, { reply_id, tool_call_id }, result(end, text))
+    else watchParkedCall(parent, child, { reply_id, tool_call_id }, result, text)
+    return child
+  })
+  return tool
+}
+
+async function* runChild(
+  toolName: string, options: () => AgentOptions, task: string, output: z.ZodType | undefined, maxDepth: number, context: ToolContext,
+): AsyncGenerator<string | ToolResultObject> {
+  const { agent: parent, reply_id, session_id, tool_call_id, signal } = context
+  if (!(parent instanceof Agent) || !reply_id || !session_id)
+    throw new AgentError('INVALID_OPTION', `agentTool("${toolName}") runs inside an agent's reply; it was called without one.`)
+  const depth = depthOf(parent) + 1
+  if (depth > maxDepth) {
+    const message = `MAX_DEPTH: the sub-agent "${toolName}" would run at depth ${depth}, deeper than its maxDepth ${maxDepth}. Do the task without delegating it further.`
+    yield { output: `Error: ${message}`, state: 'error', metadata: { error: { code: 'MAX_DEPTH', message } } }
+    return
+  }
+  const child = createAgent(options())
+  const child_id = child.session_id
+  linkChild(parent, { agent: child, reply_id, tool_call_id })
+  // The child's text joins the call's result as it comes, what arrived while the call's stream was
+  // busy in one chunk. (Waiting longer to batch more would lose the chunk a Stop cuts off.)
+  let end: ReplyEndEvent | null = null
+  let failure: unknown = null
+  let over = false
+  const pending: string[] = []
+  let wake: (() => void) | null = null
+  const notify = () => wake?.()
+  const run = child.reply$(task, { output, metadata: { parent: { session_id, reply_id, tool_call_id } } }).subscribe({
+    next: (event) => {
+      if (event.type === 'TEXT_BLOCK_DELTA' && !output) pending.push(event.delta)
+      else if (event.type === 'REPLY_END') end = event
+      notify()
+    },
+    error: (error: unknown) => {
+      failure = error
+      over = true
+      notify()
+    },
+    complete: () => {
+      over = true
+      notify()
+    },
+  })
+  // Stopping the parent stops the child at once: unsubscribing interrupts its reply synchronously.
+  const stop = () => run.unsubscribe()
+  signal.addEventListener('abort', stop)
+  try {
+    while (!over || pending.length) {
+      if (pending.length) {
+        yield pending.join('')
+        pending.length = 0
+      } else {
+        await new Promise<void>((resolve) => (wake = resolve))
+        wake = null
+      }
+    }
+  } finally {
+    signal.removeEventListener('abort', stop)
+    run.unsubscribe()
+  }
+  if (failure) throw failure
+  const metadata = { child_session_id: child_id }
+  if (end) {
+    yield outcome(child, end, '', output !== undefined)
+    return
+  }
+  // The child parked: so does this call, until the child's reply ends.
+  watchParkedCall(parent, child, { reply_id, tool_call_id }, (childEnd, text) => outcome(child, childEnd, text, output !== undefined))
+  yield { output: '', state: 'submitted', metadata }
+}
+
+/** The call's result once the child's reply ended; `text` is the child's text not streamed into the call yet. */
+const outcome = (child: Agent, end: ReplyEndEvent, text: string, structured: boolean): ToolResultObject => {
+  // The usage of the child's tree, so the parent's log alone can sum a reply's tree (replyTreeUsage).
+  const metadata = { child_session_id: child.session_id, usage: treeUsage(child) }
+  switch (end.finished_reason) {
+    case 'completed': {
+      if (!structured) return { output: text, metadata }
+      const msg = selectEndedReply(child.state, end.reply_id)
+      const value = msg ? structuredOutputOf(msg) : null
+      return { output: JSON.stringify(value), metadata: { ...metadata, structured_output: value } }
+    }
+    case 'interrupted':
+      return { output: `${text}\n${subagentStoppedReminder(child.name)}`, state: 'interrupted', metadata }
+    case 'exceed_max_iters':
+      return { output: `${text}\nError: the sub-agent "${child.name}" ran out of iterations before it finished.`, state: 'error', metadata }
+    default:
+      return { output: `${text}\nError: the sub-agent "${child.name}" failed: ${end.error?.message ?? 'unknown error'}`, state: 'error', metadata }
+  }
+}
+
+const childSessionOf = (context: ToolContext): string => {
+  const id = context.metadata?.child_session_id
+  if (typeof id !== 'string') throw new AgentError('INVALID_OPTION', 'agentTool: the call has no child session id on its TOOL_RESULT_START.')
+  return id
+}
+
+/** The text a child streamed after its reply first parked (what its parent's call has not recorded yet). */
+const textSinceFirstPark = (log: readonly AgentEvent[], reply_id: string): string => {
+  let parked = false
+  let text = ''
+  for (const event of log) {
+    if (!('reply_id' in event) || event.reply_id !== reply_id) continue
+    if (event.type === 'REQUIRE_USER_CONFIRM' || event.type === 'REQUIRE_EXTERNAL_EXECUTION') parked = true
+    else if (parked && event.type === 'TEXT_BLOCK_DELTA') text += event.delta
+  }
+  return text
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+const isTask = (value: unknown): value is { task: string } =>
+  typeof value === 'object' && value !== null && typeof (value as { task?: unknown }).task === 'string'
