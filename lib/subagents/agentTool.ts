@@ -9,12 +9,13 @@ import { z } from 'zod'
 import { Agent, createAgent, type AgentOptions } from '../agent.js'
 import { AgentError } from '../errors.js'
 import type { ReplyEndEvent } from '../events.js'
-import { defineTool, type Permission, type Tool, type ToolContext, type ToolResultObject } from '../tools.js'
+import { defineTool, type Permission, type Tool, type ToolContext, type ToolOutput, type ToolResultObject } from '../tools.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
 import { structuredOutputOf } from '../../reducers/structuredOutput.js'
 import { depthOf, linkChild } from './links.js'
 import { treeUsage } from './tree.js'
 import { answerWhenPaused, watchParkedCall } from './parkedCall.js'
+import { childOutput$ } from './childText.js'
 import { registerReviver } from './revive.js'
 import type { LogStore } from '../log.js'
 import type { AgentEvent } from '../events.js'
@@ -93,71 +94,28 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
   return tool
 }
 
-async function* runChild(
+function runChild(
   toolName: string, options: () => AgentOptions, task: string, output: z.ZodType | undefined, maxDepth: number, context: ToolContext,
-): AsyncGenerator<string | ToolResultObject> {
-  const { agent: parent, reply_id, session_id, tool_call_id, signal } = context
+): ToolOutput {
+  const { agent: parent, reply_id, session_id, tool_call_id } = context
   if (!(parent instanceof Agent) || !reply_id || !session_id)
     throw new AgentError('INVALID_OPTION', `agentTool("${toolName}") runs inside an agent's reply; it was called without one.`)
   const depth = depthOf(parent) + 1
   if (depth > maxDepth) {
     const message = `MAX_DEPTH: the sub-agent "${toolName}" would run at depth ${depth}, deeper than its maxDepth ${maxDepth}. Do the task without delegating it further.`
-    yield { output: `Error: ${message}`, state: 'error', metadata: { error: { code: 'MAX_DEPTH', message } } }
-    return
+    return { output: `Error: ${message}`, state: 'error', metadata: { error: { code: 'MAX_DEPTH', message } } }
   }
   const child = createAgent(options())
-  const child_id = child.session_id
   linkChild(parent, { agent: child, reply_id, tool_call_id })
-  // The child's text joins the call's result as it comes, what arrived while the call's stream was
-  // busy in one chunk. (Waiting longer to batch more would lose the chunk a Stop cuts off.)
-  let end: ReplyEndEvent | null = null
-  let failure: unknown = null
-  let over = false
-  const pending: string[] = []
-  let wake: (() => void) | null = null
-  const notify = () => wake?.()
-  const run = child.reply$(task, { output, metadata: { parent: { session_id, reply_id, tool_call_id } } }).subscribe({
-    next: (event) => {
-      if (event.type === 'TEXT_BLOCK_DELTA' && !output) pending.push(event.delta)
-      else if (event.type === 'REPLY_END') end = event
-      notify()
-    },
-    error: (error: unknown) => {
-      failure = error
-      over = true
-      notify()
-    },
-    complete: () => {
-      over = true
-      notify()
-    },
+  // The child's text joins the call's result as it comes (see childText.ts). Stopping the parent
+  // unsubscribes the call's output, which interrupts the child's reply synchronously.
+  const reply$ = () => child.reply$(task, { output, metadata: { parent: { session_id, reply_id, tool_call_id } } })
+  return childOutput$(parent, reply$, !output, (end) => {
+    if (end) return outcome(child, end, '', output !== undefined)
+    // The child parked: so does this call, until the child's reply ends.
+    watchParkedCall(parent, child, { reply_id, tool_call_id }, (childEnd, text) => outcome(child, childEnd, text, output !== undefined))
+    return { output: '', state: 'submitted', metadata: { child_session_id: child.session_id } }
   })
-  // Stopping the parent stops the child at once: unsubscribing interrupts its reply synchronously.
-  const stop = () => run.unsubscribe()
-  signal.addEventListener('abort', stop)
-  try {
-    while (!over || pending.length) {
-      if (pending.length) {
-        yield pending.join('')
-        pending.length = 0
-      } else {
-        await new Promise<void>((resolve) => (wake = resolve))
-        wake = null
-      }
-    }
-  } finally {
-    signal.removeEventListener('abort', stop)
-    run.unsubscribe()
-  }
-  if (failure) throw failure
-  const metadata = { child_session_id: child_id }
-  if (end) {
-    yield outcome(child, end, '', output !== undefined)
-    return
-  }
-  // The child parked: so does this call, until the child's reply ends.
-  watchParkedCall(parent, child, { reply_id, tool_call_id }, (childEnd, text) => outcome(child, childEnd, text, output !== undefined))
-  yield { output: '', state: 'submitted', metadata }
 }
 
 /** The call's result once the child's reply ended; `text` is the child's text not streamed into the call yet. */
