@@ -32,6 +32,17 @@ export const fastModel = (turns: ModelChunk[][]): ChatModel => {
   }
 }
 
+/** Plays `chunks`, each in a task of its own (after a setImmediate), as one network read per chunk would. */
+export const onePerTask = (chunks: ModelChunk[]): ChatModel => ({
+  name: 'one-per-task',
+  async *stream() {
+    for (const chunk of chunks) {
+      await new Promise((resolve) => setImmediate(resolve))
+      yield chunk
+    }
+  },
+})
+
 /** A log holding `messages` messages: alternating user messages and completed one-block replies. */
 export const conversationLog = (messages: number): LogStore => {
   const clock = counterClock('h')

@@ -6,9 +6,9 @@
 // each delta in a task of its own, as one network read per delta would bring them (each delta's
 // state is published, so the content array is copied for it). Each figure is wall time and CPU
 // time (steadier than wall time on a shared machine), best of RUNS.
-import { createAgent, UserMsg, type ChatModel, type ModelChunk } from '../lib/index.js'
+import { createAgent, UserMsg, type ModelChunk } from '../lib/index.js'
 import { reduxRxjsBaseline } from './baseline.js'
-import { conversationLog, cpuNow, fastModel, line, now, ratio, textDeltas, us, type Figure } from './helpers.js'
+import { conversationLog, cpuNow, fastModel, line, now, onePerTask, ratio, textDeltas, us, type Figure } from './helpers.js'
 
 const DELTAS = 100_000
 const RUNS = 8
@@ -39,17 +39,6 @@ const turn = (blocks: number): ModelChunk[] => [
   ...Array.from({ length: blocks - 1 }, (_, i): ModelChunk => ({ type: (blocks - 1 - i) % 2 === 1 ? 'thinking' : 'text', delta: 'x' })),
   ...deltas,
 ]
-
-/** Plays `chunks`, each in a task of its own (after a setImmediate), as one network read per chunk would. */
-const onePerTask = (chunks: ModelChunk[]): ChatModel => ({
-  name: 'one-per-task',
-  async *stream() {
-    for (const chunk of chunks) {
-      await new Promise((resolve) => setImmediate(resolve))
-      yield chunk
-    }
-  },
-})
 
 /** States a state$ subscriber was given in the last watched run, per delta. */
 const statesGiven = { inOneTask: 0, onePerTask: 0 }

@@ -1,12 +1,13 @@
 // `npm run bench:subagents`: (a) Stop latency of a tree of depth 3 with 8 streaming leaves, against
-// a top-level agent with 8 running tools stopped the same way; (b) the cost per streamed delta of a
-// child (its log and its parent's call both record it) against a top-level agent; (c) heap kept per
+// a top-level agent with 8 running tools stopped the same way; (b) the cost per model text delta of
+// a child (its log and its parent's call both record it) against a top-level agent streaming the same
+// deltas, end to end, wall and CPU time, with every delta in one task and with one delta per task; (c) heap kept per
 // finished child reachable from its parent, early and late in a long-lived parent. Prints figures
 // and ratios measured in this run; asserts nothing about time.
 import { z } from 'zod'
 import { sleep } from '../lib/abort.js'
 import { agentTool, callTool, createAgent, defineTool, say, type Agent, type ChatModel, type ModelChunk, type Tool } from '../lib/index.js'
-import { fastModel, line, median, now } from './helpers.js'
+import { cpuNow, fastModel, line, median, now, onePerTask, ratio, textDeltas, us, type Figure } from './helpers.js'
 
 /** A model that streams text until it is stopped, one delta per millisecond. */
 const endless: ChatModel = {
@@ -79,28 +80,52 @@ const stopFlat = async (runs: number) => {
   return times
 }
 
-const deltaCost = async (deltas: number, rounds: number) => {
-  const chunks: ModelChunk[] = Array.from({ length: deltas }, () => ({ type: 'text', delta: 'w' }))
-  const topLevel = async () => {
-    const agent = createAgent({ name: 'Top', model: fastModel([chunks]) })
-    const start = now()
-    for await (const _ of agent.replyStream('go')) void _
-    return (now() - start) / deltas
+/**
+ * (b): the same `deltas` model text deltas streamed by a top-level agent (its follower reads its
+ * TEXT_BLOCK_DELTAs) and by a child inside an agentTool call (the child's log records each delta;
+ * the parent's follower reads the call's TOOL_RESULT_TEXT_DELTAs), end to end from the reply's start
+ * to its end, per model delta, wall and CPU time. Rounds interleave the two, after one warm-up each.
+ */
+const deltaCost = async (deltas: number, rounds: number, paced: boolean) => {
+  const chunks: ModelChunk[] = textDeltas(deltas)
+  const model = () => (paced ? onePerTask(chunks) : fastModel([chunks]))
+  let parentDeltas = 0
+  const timed = async (agent: Agent): Promise<Figure> => {
+    const wall = now()
+    const cpu = cpuNow()
+    let seen = 0
+    for await (const event of agent.replyStream('go')) if (event.type === 'TOOL_RESULT_TEXT_DELTA') seen++
+    const figure = { wall: ((now() - wall) / deltas) * 1000, cpu: ((cpuNow() - cpu) / deltas) * 1000 }
+    parentDeltas = seen
+    return figure
   }
+  const topLevel = () => timed(createAgent({ name: 'Top', model: model() }))
   const child = async () => {
-    const tool = agentTool({ name: 'sub', description: 'Sub', agent: { name: 'Child', model: fastModel([chunks]) } })
-    const agent = createAgent({ name: 'Parent', tools: [tool], model: fastModel([callTool('c', 'sub', { task: 't' }), say('ok')]) })
-    const start = now()
-    for await (const _ of agent.replyStream('go')) void _
-    return (now() - start) / deltas
+    const tool = agentTool({ name: 'sub', description: 'Sub', agent: { name: 'Child', model: model() } })
+    const parent = createAgent({ name: 'Parent', tools: [tool], model: fastModel([callTool('c', 'sub', { task: 't' }), say('ok')]) })
+    const figure = await timed(parent)
+    const text = parent.log.filter((e) => e.type === 'TOOL_RESULT_TEXT_DELTA').map((e) => (e as { delta: string }).delta).join('')
+    if (text !== chunks.map((c) => (c as { delta: string }).delta).join('')) throw new Error('the call\'s result is not the child\'s text')
+    return figure
   }
-  const top: number[] = []
-  const sub: number[] = []
+  await topLevel()
+  await child()
+  const top: Figure[] = []
+  const sub: Figure[] = []
   for (let i = 0; i < rounds; i++) {
     top.push(await topLevel())
     sub.push(await child())
   }
-  return { top: median(top), sub: median(sub) }
+  const mid = (figures: Figure[]): Figure => ({ wall: median(figures.map((f) => f.wall)), cpu: median(figures.map((f) => f.cpu)) })
+  return { top: mid(top), sub: mid(sub), parentDeltas }
+}
+
+const printDeltaCost = (title: string, deltas: number, { top, sub, parentDeltas }: Awaited<ReturnType<typeof deltaCost>>) => {
+  console.log(`\n(b) Cost per model text delta, ${title}: ${deltas.toLocaleString()} deltas, median of 5; wall / CPU time`)
+  line('top-level agent (its follower reads each delta)', us(top))
+  line('child in an agentTool call (child log + parent call result)', us(sub))
+  line(`  TOOL_RESULT_TEXT_DELTAs the parent's follower read`, parentDeltas.toLocaleString())
+  line('ratio child / top-level', ratio(sub, top), '≤ 1.2')
 }
 
 const heap = () => {
@@ -134,11 +159,8 @@ line('depth-3 tree, 8 streaming leaves (15 agents): median', `${(median(tree) * 
 line('baseline: one agent, 8 streaming tools: median', `${(median(flat) * 1000).toFixed(0)} µs`)
 line('ratio tree / baseline', `${(median(tree) / median(flat)).toFixed(2)}×`)
 
-const cost = await deltaCost(20_000, 5)
-console.log('\n(b) Cost per streamed delta (20,000 deltas, median of 5)')
-line('top-level agent', `${(cost.top * 1e6).toFixed(0)} ns`)
-line('child agent (its log + the parent call\'s result delta)', `${(cost.sub * 1e6).toFixed(0)} ns`)
-line('ratio child / top-level', `${(cost.sub / cost.top).toFixed(2)}×`, '≤ 1.2×')
+printDeltaCost('every delta in one task (a model with no delay)', 20_000, await deltaCost(20_000, 5, false))
+printDeltaCost('one delta per task (one network read each)', 5_000, await deltaCost(5_000, 5, true))
 
 if (globalThis.gc) {
   const { perChild, children } = await memoryPerChild(600, 200)

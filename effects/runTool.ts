@@ -1,9 +1,9 @@
 // runTool: executes one local tool call as an Observable of its result events (the caller has
-// emitted its TOOL_RESULT_START). Emits: TOOL_RESULT_TEXT_DELTA / DATA_DELTA as output arrives (strings, result objects, or async iterables of text), then TOOL_RESULT_END
+// emitted its TOOL_RESULT_START). Emits: TOOL_RESULT_TEXT_DELTA / DATA_DELTA as output arrives (strings, result objects, async iterables of text, or Observables of text recorded synchronously), then TOOL_RESULT_END
 // (or REQUIRE_EXTERNAL_EXECUTION for a result in state 'submitted': the call then waits like an external one). A thrown
 // value (any value) or an output the log cannot record becomes an `error` result the model can act on. Cancelled by: unsubscribing (the reply's
 // cancel$, via advanceReply), which aborts the tool's AbortSignal at once and drops anything late.
-import type { Observable } from 'rxjs'
+import { isObservable, type Observable, type Subscription } from 'rxjs'
 import type { Clock } from '../lib/clock.js'
 import { createEvent } from '../lib/clock.js'
 import type { AgentEvent } from '../lib/events.js'
@@ -25,23 +25,27 @@ export const runTool = (clock: Clock, reply_id: string, call: ToolCallBlock, too
     : createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state, metadata: { ...metadata } })
   return abortable<AgentEvent>(async (signal, subscriber) => {
     const output: ToolOutput = await tool.execute!(input as never, { ...context, signal, tool_call_id })
+    if (subscriber.closed) return
+    /** Records one chunk of a streamed output; true once the call is over (a result object ends it). */
+    const chunk = (value: unknown): boolean => {
+      if (typeof value === 'string') {
+        subscriber.next(createEvent(clock, 'TOOL_RESULT_TEXT_DELTA', { reply_id, tool_call_id, delta: value }))
+        return false
+      }
+      // A result object ends the stream: its output joins what was streamed, its state ends the call.
+      if (typeof value !== 'object' || value === null) throw new Error(`its output stream yielded ${describe(value)}; yield strings, and at most a result object last`)
+      const result = checkResult(value)
+      for (const event of [...outputEvents(clock, reply_id, tool_call_id, result.output), end(result.state, result.metadata)]) subscriber.next(event)
+      return true
+    }
+    if (isObservable(output)) return emitted(output, signal, chunk, () => subscriber.closed || void subscriber.next(end('success')))
     if (isAsyncIterable(output)) {
-      for await (const chunk of output) {
-        if (subscriber.closed) return
-        if (typeof chunk === 'string') {
-          subscriber.next(createEvent(clock, 'TOOL_RESULT_TEXT_DELTA', { reply_id, tool_call_id, delta: chunk }))
-          continue
-        }
-        // A result object ends the stream: its output joins what was streamed, its state ends the call.
-        if (typeof chunk !== 'object' || chunk === null) throw new Error(`its output stream yielded ${describe(chunk)}; yield strings, and at most a result object last`)
-        const result = checkResult(chunk)
-        for (const event of [...outputEvents(clock, reply_id, tool_call_id, result.output), end(result.state, result.metadata)]) subscriber.next(event)
-        return
+      for await (const value of output) {
+        if (subscriber.closed || chunk(value)) return
       }
       if (!subscriber.closed) subscriber.next(end('success'))
       return
     }
-    if (subscriber.closed) return
     const result: ToolResultObject = typeof output === 'string' ? { output } : checkResult(output)
     const events = outputEvents(clock, reply_id, tool_call_id, result.output)
     events.push(end(result.state, result.metadata))
@@ -84,6 +88,43 @@ const ToolResultObjectSchema = z.object({
   state: z.enum(['success', 'error', 'interrupted', 'submitted']).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 })
+
+/**
+ * Records an Observable output synchronously, chunk by chunk, until a result object, its end, or the
+ * abort (which unsubscribes it). Resolves when the call is over; rejects with what it failed with.
+ */
+const emitted = (output: Observable<unknown>, signal: AbortSignal, chunk: (value: unknown) => boolean, complete: () => void): Promise<void> =>
+  new Promise((resolve, reject) => {
+    let over = false
+    let subscription: Subscription | undefined
+    const settle = (error?: unknown) => {
+      if (over) return
+      over = true
+      signal.removeEventListener('abort', stop)
+      subscription?.unsubscribe()
+      if (error === undefined) resolve()
+      else reject(error)
+    }
+    const stop = () => settle()
+    signal.addEventListener('abort', stop)
+    subscription = output.subscribe({
+      next: (value) => {
+        if (over) return
+        try {
+          if (chunk(value)) settle()
+        } catch (error) {
+          settle(error ?? new Error('its output stream failed'))
+        }
+      },
+      error: (error: unknown) => settle(error ?? new Error('its output stream failed')),
+      complete: () => {
+        if (over) return
+        complete()
+        settle()
+      },
+    })
+    if (over) subscription.unsubscribe()
+  })
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof value === 'object' && value !== null && Symbol.asyncIterator in value

@@ -29,6 +29,7 @@ import { createStore, type Store } from './store.js'
 import { checkOutputSchema, recordedOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsForOutput, type StructuredMsg } from './structuredOutput.js'
 import { callerTool, type Tool } from './tools.js'
 import { descendantEvents$ } from './subagents/descendants.js'
+import { flushChildText } from './subagents/childText.js'
 import { childLinks } from './subagents/links.js'
 import { reviveSubagents } from './subagents/revive.js'
 import type { SubagentLogs } from './subagents/childLogs.js'
@@ -236,6 +237,8 @@ export class Agent {
   cancel(reply_id: string): void {
     const state = this.state
     if (state.reply_id !== reply_id || state.status !== 'running' || state.loop?.closing || this.store.failure) return
+    // What the running sub-agent calls hold of their children's text joins the calls before they close.
+    flushChildText(this)
     this.dispatchClosing([createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id })])
   }
 

@@ -242,7 +242,7 @@ const streamedDeltas = new Set(['TEXT_BLOCK_DELTA', 'THINKING_BLOCK_DELTA', 'DAT
 const isStreamedDelta = (event: AgentEvent) => streamedDeltas.has(event.type)
 
 /** Runs `task` once the current macrotask and its microtasks are done (Node's setImmediate; a 0 ms timer in a browser). */
-const afterThisTask: (task: () => void) => void = typeof setImmediate === 'function' ? (task) => void setImmediate(task) : (task) => void setTimeout(task, 0)
+export const afterThisTask: (task: () => void) => void = typeof setImmediate === 'function' ? (task) => void setImmediate(task) : (task) => void setTimeout(task, 0)
 
 /** The failing store's error as `CODE: message` (ENOSPC, EFBIG, ...), for the failure's message. */
 const storeErrorName = (cause: unknown): string => {

@@ -2,6 +2,7 @@
 // validated through zod's `z.fromJSONSchema`) and an execute function into a tool the agent can
 // offer the model; the arguments are validated before the call either way. A tool may return a string, a result object, or an async iterable of text
 // chunks (streamed as TOOL_RESULT_TEXT_DELTA). Permission and external execution are declared here.
+import type { Observable } from 'rxjs'
 import { z } from 'zod'
 import { AgentError, describe } from './errors.js'
 import type { DataBlock, TextBlock } from './messages.js'
@@ -39,8 +40,12 @@ export interface ToolResultObject {
   metadata?: Record<string, unknown>
 }
 
-/** A string, a result object, or an async iterable of text chunks whose last item may be a result object (its state and metadata end the call). */
-export type ToolOutput = string | ToolResultObject | AsyncIterable<string | ToolResultObject>
+/**
+ * A string, a result object, or an async iterable of text chunks whose last item may be a result
+ * object (its state and metadata end the call); or an Observable of the same, whose chunks join the
+ * log as they are emitted (no promise per chunk: what a sub-agent's text takes to its parent's call).
+ */
+export type ToolOutput = string | ToolResultObject | AsyncIterable<string | ToolResultObject> | Observable<string | ToolResultObject>
 
 /** A JSON Schema object describing a tool's input (`{ type: 'object', properties: ... }`). */
 export type JsonSchema = Record<string, unknown>

@@ -3,6 +3,7 @@
 // Errors come back as the server's JSON `{ code, message }`, thrown as an ApiError with that message
 // and the HTTP status (401: the token is missing or wrong).
 import type { SessionInfo, Page } from '../lib/hub/types.js'
+import type { WaitingCall } from '../lib/text.js'
 
 export interface ToolInfo {
   name: string
@@ -51,5 +52,9 @@ export class Api {
   create = () => this.call<{ session_id: string }>('POST', '/sessions', {})
   remove = (id: string) => this.call<unknown>('DELETE', `/sessions/${encodeURIComponent(id)}`)
   fork = (id: string, seq: number) => this.call<{ session_id: string }>('POST', `/sessions/${encodeURIComponent(id)}/fork`, { seq })
+  /** The calls the session's tree waits for (its own and its sub-agents'), each with the session it waits in. */
+  waiting = (id: string) => this.call<{ waiting_for: WaitingCall[] }>('GET', `/sessions/${encodeURIComponent(id)}/waiting`).then((r) => r.waiting_for)
+  /** An approve / deny / submit shorthand for the session's /input (a sub-agent's call is answered where it waits). */
+  input = (id: string, body: Record<string, unknown>) => this.call<unknown>('POST', `/sessions/${encodeURIComponent(id)}/input`, body)
   tools = (id: string) => this.call<{ tools: ToolInfo[] }>('GET', `/sessions/${encodeURIComponent(id)}/tools`).then((r) => r.tools)
 }

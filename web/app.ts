@@ -28,6 +28,9 @@ const goTo = (id: string | null) => {
 /** Sessions the list asks for at first, and how many more each "More sessions" adds (one page). */
 const PAGE = 100
 
+/** A conversation shown read-only (a sub-agent's, inside its card). */
+const readOnly = (state: AgentState) => html`<${Conversation} state=${state} live=${false} />`
+
 interface Past { seq: number | null; label: string; state: AgentState }
 
 export const App = ({ api }: { api: Api }) => {
@@ -43,6 +46,10 @@ export const App = ({ api }: { api: Api }) => {
   const [showTimeline, setShowTimeline] = useState(false)
   /** At phone width the sessions list is behind a button (the conversation comes first), and shown while no session is open. */
   const [showSessions, setShowSessions] = useState(false)
+
+  /** The sub-agent session whose log the timeline shows instead of the open session's, and its follower. */
+  const [logOf, setLogOf] = useState<string | null>(null)
+  const [childLog, setChildLog] = useState<LiveSession | null>(null)
 
   const [wanted, setWanted] = useState(PAGE)
   const [more, setMore] = useState(false)
@@ -76,11 +83,20 @@ export const App = ({ api }: { api: Api }) => {
     const session = new LiveSession({
       base: api.base, token: api.token, session_id: current, onChange: redraw,
       onDevToolsJump: (state) => setPast({ seq: null, label: 'a state picked in Redux DevTools', state }),
+      tree: { waiting: () => api.waiting(current), answer: (body) => api.input(current, body) },
     })
     setLive(session)
     api.tools(current).then(setTools, () => setTools([]))
     return () => session.close()
   }, [current, api])
+
+  useEffect(() => setLogOf(null), [current])
+  useEffect(() => {
+    if (!live || !logOf) return setChildLog(null)
+    const child = live.child(logOf, redraw)
+    setChildLog(child)
+    return () => child.close()
+  }, [live, logOf])
 
   const state = live?.state
   const status = state?.status ?? 'idle'
@@ -99,9 +115,16 @@ export const App = ({ api }: { api: Api }) => {
 
   const pick = useCallback((row: TimelineRow) => {
     if (!live) return
+    // A sub-agent's event shows the sub-agent's conversation then (forking is the open session's).
+    if (childLog) return setPast({ seq: null, label: `the sub-agent's event #${row.last_seq} (${row.type})`, state: replay(childLog.log.slice(0, row.last_seq)) })
     setPast({ seq: row.last_seq, label: `event #${row.last_seq} (${row.type})`, state: replay(live.log.slice(0, row.last_seq)) })
-  }, [live])
-  const context = useMemo(() => ({ live: past ? null : live, tools }), [live, tools, past])
+  }, [live, childLog])
+  const showLog = useCallback((session_id: string) => {
+    setLogOf(session_id)
+    setShowTimeline(true)
+  }, [])
+  const waits = live?.descendantWaits
+  const context = useMemo(() => ({ live: past ? null : live, tools, descendantWaits: past || !waits ? [] : waits, conversation: readOnly, showLog }), [live, tools, past, waits])
 
   const open = (id: string) => {
     setShowSessions(false)
@@ -145,10 +168,15 @@ export const App = ({ api }: { api: Api }) => {
           <${Session.Provider} value=${context}>
             <${Conversation} state=${past ? past.state : state} live=${!past} />
           </${Session.Provider}>
-          ${past ? null : html`<${Composer} status=${status} onSend=${(t: string) => live.send(t)} onStop=${() => live.stop()} />`}` : null}
+          ${past ? null : html`<${Composer} status=${status} onSend=${(t: string) => live.send(t)} onStop=${() => live.stop()}
+            note=${live.subagentsWork ? 'A sub-agent is working. Esc or Stop stops it and this reply.' : undefined} />`}` : null}
       </main>
       ${live && showTimeline ? html`<div id="timeline" class="timeline-wrap">
-        <${TimelinePanel} rows=${live.timeline.rows} version=${version} picked=${past?.seq ?? null} onPick=${pick} />
+        ${childLog ? html`<div class="banner past" role="status">
+          The log of sub-agent session ${logOf}. <button type="button" onClick=${() => setLogOf(null)}>Back to this session's log</button>
+          ${childLog.error ? html`<p class="small">It is not served here (its log is kept by the process that ran it).</p>` : null}
+        </div>` : null}
+        <${TimelinePanel} key=${logOf ?? current} rows=${(childLog ?? live).timeline.rows} version=${version} picked=${childLog ? null : past?.seq ?? null} onPick=${pick} />
       </div>` : null}
     </div>`
 }

@@ -1,8 +1,8 @@
 // The scripted demo model of `agentlog chat --scripted` and `agentlog serve --scripted`: canned
 // answers that stream slowly enough to watch and to stop, no key and no network. With tools, each
 // message shows one feature, in order (or the one the message names): a tool that asks for approval,
-// an external tool a person answers, a tool that returns an image, a slow tool to stop; then a long
-// answer to stop. What it says fits where it runs: the page's buttons, or the terminal's keys.
+// an external tool a person answers, a tool that returns an image, a sub-agent whose report streams
+// into its call, a slow tool to stop; then a long answer to stop. What it says fits where it runs: the page's buttons, or the terminal's keys.
 // DEMOS is the list of steps: a new demo is one entry here and its tool in ./demo/tools.ts.
 import type { ToolResultBlock } from '../messages.js'
 import type { ModelRequest } from '../model.js'
@@ -50,7 +50,7 @@ const COMMAND: Demo = {
     const how = result.state === 'success' ? 'The command ran; its output is above.'
       : result.state === 'denied' ? 'You denied the command, so I did not run it.'
         : `The command ended with state "${result.state}".`
-    return `${how} Ask me anything else: the next message shows a tool that runs outside the agent, then an image, then a slow tool to stop with Ctrl-C.`
+    return `${how} Ask me anything else: the next message shows a tool that runs outside the agent, then an image, then a sub-agent, then a slow tool to stop with Ctrl-C.`
   },
 }
 
@@ -75,6 +75,15 @@ const IMAGE: Demo = {
   after: (_, surface) => `${buttons(surface, 'The image is in the tool\'s card above.', 'The terminal names its type; the web page (agentlog serve --scripted) shows the image.')} ${NEXT}`,
 }
 
+const RESEARCH: Demo = {
+  tool: 'research', asks: /\b(research|sub-?agents?|delegate)\b/i, input: { task: 'How do sub-agents stop?' },
+  intro: {
+    page: 'Now a sub-agent: I hand a research task to the Researcher, an agent with its own session and log. Its report streams into the research card; expand the card to watch its conversation, and press Stop while it works: the whole tree stops, the Researcher first.',
+    terminal: 'Now a sub-agent: I hand a research task to the Researcher, an agent with its own session and log. Its report streams in under the call; Ctrl-C while it works stops the whole tree, the Researcher first.',
+  },
+  after: (result) => `${result.state === 'success' ? 'The Researcher reported back; its report is the research call\'s result.' : `The Researcher ended with state "${result.state}".`} ${NEXT}`,
+}
+
 const SLOW: Demo = {
   tool: 'count_slowly', asks: /\b(slow|stop|count)\b/i, input: { to: 120 }, doneWhenStopped: true,
   intro: {
@@ -86,8 +95,8 @@ const SLOW: Demo = {
 
 /** The demo's steps in order: where it runs decides the first ones (the chat's own tools, or the email). */
 export const DEMOS: Record<Surface, Demo[]> = {
-  page: [ASK, EXTERNAL, IMAGE, SLOW],
-  terminal: [CLOCK, COMMAND, EXTERNAL, IMAGE, SLOW],
+  page: [ASK, EXTERNAL, IMAGE, RESEARCH, SLOW],
+  terminal: [CLOCK, COMMAND, EXTERNAL, IMAGE, RESEARCH, SLOW],
 }
 
 const LONG: Record<Surface, string> = {

@@ -1,6 +1,7 @@
 // `agentlog sessions STORE [--schema NAME] [--json]`: the sessions of a store (a sessions directory
-// or a PostgreSQL URL), newest first as the web page lists them, with their status, last seq, start
-// and last change, title (the first user message, shortened), and what a fork was forked from. Read only.
+// or a PostgreSQL URL), newest first as every store lists them (the web page's order too), with
+// their status, last seq, start and last change, title (the first user message, shortened), and
+// what a fork was forked from. Read only.
 import { parse, type Command } from './command.js'
 import { escapeControls } from './escape.js'
 import { displayName, openStore } from './source.js'
@@ -23,7 +24,6 @@ export const sessions: Command = {
     } finally {
       await store.close()
     }
-    all.sort((a, b) => b.created_at.localeCompare(a.created_at) || a.session_id.localeCompare(b.session_id))
     if (values.json) {
       io.out(JSON.stringify({ store: displayName(positionals[0]), sessions: all }, null, 2))
       return 0

@@ -53,6 +53,12 @@ interface SessionRecord { created_at: string; metadata: Record<string, unknown> 
 export const sessionRecord = (session_id: string, metadata: Record<string, unknown>): string =>
   JSON.stringify({ created_at: new Date().toISOString(), metadata } satisfies SessionRecord)
 
+/** When a session started (its record's created_at); null when it is gone. */
+export const startedAt = async (nats: Nats, session_id: string, key: string): Promise<string | null> => {
+  const entry = await attempt(`reading session ${session_id}`, () => nats.sessions.get(key))
+  return entry && entry.operation === 'PUT' ? entry.json<SessionRecord>().created_at : null
+}
+
 export const loadInfo = async (nats: Nats, n: Names, session_id: string, key: string): Promise<SessionInfo & { status: ReplyStatus; position: Position | null }> => {
   const [entry, position] = await Promise.all([attempt(`reading session ${session_id}`, () => nats.sessions.get(key)), lastPosition(nats, n, key)])
   if (!entry || entry.operation !== 'PUT') throw notFound(session_id)

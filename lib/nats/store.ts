@@ -10,13 +10,13 @@ import { AgentError, describe } from '../errors.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
 import { pgLog, type PgLog } from '../postgres/log.js'
 import type { CommitInfo } from '../postgres/writer.js'
-import { checkMetadata, checkPage, checkSessionId, pageOf, sessionBusy, sessionExists } from '../stores/sessions.js'
+import { checkMetadata, checkPage, checkSessionId, encodeCursor, pageFrom, sessionBusy, sessionExists, type Cursor } from '../stores/sessions.js'
 import { replay } from '../../reducers/root.js'
 import { connectNats, type Nats } from './connection.js'
 import { isConflict, unavailable } from './errors.js'
 import { follow } from './follow.js'
 import { Lease } from './lease.js'
-import { attempt, lastPosition, loadInfo, loadSnapshot, readEvents, sessionRecord } from './load.js'
+import { attempt, lastPosition, loadInfo, loadSnapshot, readEvents, sessionRecord, startedAt } from './load.js'
 import { idOf, keyOf, names } from './names.js'
 import { natsRouting } from './routing.js'
 import { Writer } from './writer.js'
@@ -137,14 +137,16 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       checkOpen()
       const { limit, after } = checkPage(o)
       const c = await nats()
-      const ids: string[] = []
+      const keys: string[] = []
       await attempt('listing sessions', async () => {
-        for await (const key of await c.sessions.keys()) ids.push(idOf(key))
+        for await (const key of await c.sessions.keys()) keys.push(key)
       })
-      // Sorted by code unit, as the other stores do.
-      const page = ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).filter((id) => after === undefined || id > after).slice(0, limit + 1)
-      const infos = await Promise.all(page.map((id) => info(id).catch(() => null)))
-      return pageOf(infos.filter((x): x is SessionInfo => x !== null), limit)
+      // Every record's start time orders them (newest first, as the other stores list).
+      const started = await Promise.all(keys.map(async (key) => ({ session_id: idOf(key), created_at: await startedAt(c, idOf(key), key) })))
+      const page = pageFrom(started.filter((s): s is Cursor => s.created_at !== null), limit, after)
+      const infos = await Promise.all(page.slice(0, limit).map((s) => info(s.session_id).catch(() => null)))
+      const items = infos.filter((x): x is SessionInfo => x !== null) // deleted meanwhile
+      return page.length > limit ? { items, next: encodeCursor(page[limit - 1]) } : { items }
     },
     async create(o = {}) {
       const id = check(o.session_id ?? crypto.randomUUID())

@@ -40,10 +40,15 @@ const storedTitle = (body: string): string | undefined => {
   }
 }
 
-/** The stored JSON of a session's first user message (its title), for a query on `${n.sessions} s`: one index scan from seq 1,
- * matching the text (a cast to jsonb would fail the whole listing on one damaged row). */
+/** The stored JSON of a session's first user message (its title), for a query on `${n.sessions} s`: an index range scan
+ * over the session's first events only (a log starts with its first user message; without the bound the planner may
+ * read every event of a long session to sort them), matching the text (a cast to jsonb would fail the whole listing
+ * on one damaged row). */
 export const firstMessageColumn = (n: Names): string =>
-  `(SELECT e.body FROM ${n.events} e WHERE e.session_id = s.session_id AND e.body LIKE '%"type":"USER_MESSAGE"%' ORDER BY e.seq LIMIT 1) AS first_message`
+  `(SELECT e.body FROM ${n.events} e WHERE e.session_id = s.session_id AND e.seq <= ${TITLE_WITHIN} AND e.body LIKE '%"type":"USER_MESSAGE"%' ORDER BY e.seq LIMIT 1) AS first_message`
+
+/** How many first events of a session are searched for its title. */
+const TITLE_WITHIN = 16
 
 export const SESSION_COLUMNS = 'session_id, created_at, updated_at, status, last_seq, metadata'
 

@@ -78,6 +78,15 @@ const MIGRATIONS: Migration[] = [
       CREATE INDEX sessions_running ON ${n.sessions} (session_id) WHERE status = 'running';
     `,
   },
+  {
+    // The listing's order: newest first, then the id in byte order whatever the collation (it
+    // replaces the id order of version 4).
+    version: 5,
+    up: (n) => `
+      CREATE INDEX sessions_newest_first ON ${n.sessions} (created_at DESC, session_id COLLATE "C");
+      DROP INDEX ${n.schema}.sessions_by_id_bytes;
+    `,
+  },
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version

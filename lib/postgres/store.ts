@@ -117,9 +117,12 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
     async list(o) {
       checkOpen()
       const { limit, after } = checkPage(o)
-      const rows = await query<Parameters<typeof toInfo>[0]>(pool, n, 'listing sessions',
-        `SELECT ${SESSION_COLUMNS}, ${firstMessageColumn(n)} FROM ${n.sessions} s WHERE $1::text IS NULL OR session_id COLLATE "C" > $1 ORDER BY session_id COLLATE "C" LIMIT $2`, [after ?? null, limit + 1])
-      return pageOf(rows.map(toInfo), limit)
+      // Newest first, then the id in byte order; the cursor keeps the start time to the microsecond.
+      const rows = await query<Parameters<typeof toInfo>[0] & { started: string }>(pool, n, 'listing sessions',
+        `SELECT ${SESSION_COLUMNS}, ${firstMessageColumn(n)}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS started
+         FROM ${n.sessions} s WHERE $1::timestamptz IS NULL OR (created_at <= $1 AND (created_at < $1 OR session_id COLLATE "C" > $2))
+         ORDER BY created_at DESC, session_id COLLATE "C" LIMIT $3`, [after?.created_at ?? null, after?.session_id ?? null, limit + 1])
+      return pageOf(rows.map(toInfo), limit, (i) => ({ created_at: rows[i].started, session_id: rows[i].session_id }))
     },
     async create(o = {}) {
       const id = check(o.session_id ?? crypto.randomUUID())

@@ -2,11 +2,13 @@
 // the session (created on first use); the run's input is planned against the session's state
 // (agui/fromAgUi.ts), sent through the hub with the run's front-end tools as external tools, and
 // the reply's events are mapped (agui/toAgUi.ts).
-// The connection closing is the Stop button: the reply is interrupted through the hub.
+// The connection closing is the Stop button: the reply is interrupted through the hub (the whole tree
+// of sub-agents with it). A sub-agent's confirmations are the run's interrupts (agui/tree.ts).
 import { AgentError } from '../errors.js'
 import type { Hub, SessionHandle } from '../hub/types.js'
 import type { CallerToolSpec } from '../tools.js'
 import { parseRunInput, planRun } from './agui/fromAgUi.js'
+import { descendantsOf } from './agui/tree.js'
 import { createAgUiRun, type AgUiRun } from './agui/toAgUi.js'
 import type { AgUiEvent } from './agui/types.js'
 import { publicError, readJson } from './http.js'
@@ -14,6 +16,7 @@ import { checkInputSize, type counter, type ServerLimits } from './limits.js'
 import { SSE_HEADERS, sseStream, type SseSink } from './sse.js'
 import { traceOptions } from './trace.js'
 import type { ReplyOptions } from '../replyRun.js'
+import type { AgentState } from '../../reducers/state.js'
 
 export interface AgUiContext {
   hub: Hub
@@ -54,12 +57,14 @@ const respond = async (ctx: AgUiContext, sink: SseSink, threadId: string, run: R
   let release: (() => void) | null = null
   try {
     const handle = await openThread(ctx.hub, threadId)
-    const plan = planRun(await handle.state(), run)
-    mapped = createAgUiRun({ threadId, runId: run.runId, ...(plan.reply_id ? { reply_id: plan.reply_id } : {}), ...(plan.kind === 'input' ? { externalCallIds: plan.externalCallIds } : {}) })
+    const state = await handle.state()
+    const plan = planRun(state, run, undefined, run.resume?.length ? descendantsOf(ctx.hub, threadId) : undefined)
+    mapped = createAgUiRun({ threadId, runId: run.runId, ...(plan.reply_id ? { reply_id: plan.reply_id, partialResults: partialResults(state) } : {}), ...(plan.kind === 'input' ? { externalCallIds: plan.externalCallIds } : {}) })
     if (plan.kind === 'none') return send([...mapped.start(), ...mapped.finish()])
     release = ctx.replies.acquire('process')
     if (plan.reply_id) send(mapped.start())
-    for await (const event of handle.replyStream(plan.input, { signal, externalTools: frontEndTools(run), ...trace })) send(mapped.map(event))
+    for (const input of plan.before ?? []) await handle.dispatch(input)
+    for await (const event of handle.replyStream(plan.input, { signal, externalTools: frontEndTools(run), descendants: true, ...trace })) send(mapped.map(event))
     send(mapped.finish())
   } catch (error) {
     const { code, message, internal } = publicError(error)
@@ -69,6 +74,12 @@ const respond = async (ctx: AgUiContext, sink: SseSink, threadId: string, run: R
     release?.()
   }
 }
+
+/** The text the paused reply's unfinished results streamed so far (a parked sub-agent's call): its result continues it. */
+const partialResults = (state: AgentState): Record<string, string> =>
+  Object.fromEntries((state.reply_msg?.content ?? []).flatMap((b) => (b.type === 'tool_result' && b.state === 'running' ? [[b.id, textOf(b.output)]] : [])))
+
+const textOf = (output: string | readonly { type: string; text?: string }[]) => (typeof output === 'string' ? output : output.map((b) => b.text ?? '').join(''))
 
 /** The run's front-end tools, offered to the model as external tools of this run. */
 const frontEndTools = (run: ReturnType<typeof parseRunInput>): CallerToolSpec[] =>

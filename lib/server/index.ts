@@ -11,6 +11,7 @@ import { json, publicError } from './http.js'
 import { counter, resolveLimits, type ServerLimits } from './limits.js'
 import * as native from './native.js'
 import { forkSession, sessionTools, type PageRoutesOptions } from './page.js'
+import { treeWaiting } from './tree.js'
 
 export interface ServerOptions {
   hub: Hub
@@ -87,6 +88,7 @@ export const createServer = ({ hub, token, cors, hosts, limits: given, page, log
         case 'POST /sessions': return await native.createSession(ctx, request)
         case 'GET /sessions': return await native.listSessions(ctx, url)
         case 'GET /sessions/:id': return await native.getState(ctx, session())
+        case 'GET /sessions/:id/waiting': return json({ waiting_for: await treeWaiting(hub, parts[1]) }, 200, headers)
         case 'DELETE /sessions/:id': return await native.deleteSession(ctx, parts[1])
         case 'POST /sessions/:id/replies': return await native.postReply(ctx, session(), request, url)
         case 'GET /sessions/:id/children': return await native.getChildren(ctx, session())

@@ -16,7 +16,7 @@ import { acquireLock, isStaleLock, type Lock } from '../fileLog/lock.js'
 import { readLogFile } from '../fileLog/read.js'
 import type { LogStore } from '../log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
-import { checkMetadata, checkPage, checkSessionId, damagedInfo, notFound, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
+import { checkMetadata, checkPage, checkSessionId, damagedInfo, EPOCH, notFound, pageFrom, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
 import { saveSummary, saveSummarySync, summarize, summaryPath, type Summary } from './summary.js'
 
 const META = '.session.json'
@@ -73,6 +73,14 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
     const updated_at = summary.mtime?.toISOString() ?? meta.created_at
     return { session_id: id, created_at: meta.created_at, updated_at, status: summary.status, last_seq: summary.last_seq, metadata: meta.metadata ?? {}, ...(summary.title === undefined ? {} : { title: summary.title }) }
   }
+  /** When a session started, from its metadata file (a damaged one lists last, as damaged sessions show the epoch). */
+  const startOf = (id: string): Promise<string> => readMeta(id).then((meta) => meta.created_at, () => EPOCH)
+  /** `f` of each id, LIST_CONCURRENCY at a time, in order. */
+  const inBatches = async <T>(ids: string[], f: (id: string) => Promise<T>): Promise<T[]> => {
+    const out: T[] = []
+    for (let i = 0; i < ids.length; i += LIST_CONCURRENCY) out.push(...await Promise.all(ids.slice(i, i + LIST_CONCURRENCY).map(f)))
+    return out
+  }
   /** A listed session: its info, or what is known of it and why it is damaged. */
   const listed = async (id: string): Promise<SessionInfo> => {
     try {
@@ -118,10 +126,10 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
       if (closed) throw new AgentError('CLOSED', `The session store ${dir} is closed; create a new one.`)
       const { limit, after } = checkPage(options)
       const ids = (await fsp.readdir(dir)).filter((f) => f.endsWith(META)).map((f) => f.slice(0, -META.length))
-        .filter((id) => after === undefined || id > after).sort().slice(0, limit + 1)
-      const items: SessionInfo[] = []
-      for (let i = 0; i < ids.length; i += LIST_CONCURRENCY) items.push(...await Promise.all(ids.slice(i, i + LIST_CONCURRENCY).map(listed)))
-      return pageOf(items, limit)
+      const started = await inBatches(ids, async (session_id) => ({ session_id, created_at: await startOf(session_id) }))
+      const page = pageFrom(started, limit, after)
+      // The cursor from the start time read here: a damaged session's info shows the epoch instead.
+      return pageOf(await inBatches(page.map((s) => s.session_id), listed), limit, (i) => page[i])
     },
     async create(options = {}) {
       if (closed) throw new AgentError('CLOSED', `The session store ${dir} is closed; create a new one.`)

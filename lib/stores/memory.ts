@@ -7,7 +7,7 @@ import type { AgentEvent } from '../events.js'
 import type { LogStore } from '../log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
 import type { ReplyStatus } from '../../reducers/state.js'
-import { checkMetadata, checkPage, checkSessionId, notFound, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
+import { checkMetadata, checkPage, checkSessionId, notFound, pageFrom, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
 
 interface Session {
   info: SessionInfo & { status: ReplyStatus }
@@ -71,8 +71,7 @@ export const memoryStore = (): SessionStore => {
     async list(options) {
       checkOpen()
       const { limit, after } = checkPage(options)
-      const ids = [...sessions.keys()].filter((id) => after === undefined || id > after).sort()
-      return pageOf(ids.slice(0, limit + 1).map((id) => ({ ...sessions.get(id)!.info })), limit)
+      return pageOf(pageFrom([...sessions.values()].map((s) => s.info), limit, after).map((info) => ({ ...info })), limit)
     },
     async create(options = {}) {
       checkOpen()

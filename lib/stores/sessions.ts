@@ -1,7 +1,7 @@
 // What every session store shares: the rule for a valid session id (no path tricks: a directory
 // store makes file names of them), the status a session's events leave it in (kept per append, so
-// listing never folds a log), the title a session's first user message gives it, and paging over
-// session ids in order.
+// listing never folds a log), the title a session's first user message gives it, and paging
+// newest first (by start time, then id) with an opaque cursor.
 import { AgentError, describe, messageOf } from '../errors.js'
 import type { ReplyStatus } from '../../reducers/state.js'
 import type { AgentEvent } from '../events.js'
@@ -66,24 +66,62 @@ export const titleOf = (event: AgentEvent): string | undefined => {
 export const DEFAULT_PAGE = 100
 export const MAX_PAGE = 1000
 
-export const checkPage = (options: { limit?: number; after?: string } = {}): { limit: number; after: string | undefined } => {
+/** Where a page of sessions ends: its last session's start time and id (a page goes on after it). */
+export interface Cursor { created_at: string; session_id: string }
+
+const badCursor = (after: unknown): AgentError =>
+  new AgentError('INVALID_INPUT', `list: after must be the "next" of a previous page, as it was returned; received ${describe(after)}. Leave it out to list from the newest session.`)
+
+/** The opaque `next` of a page ending at `cursor` (base64url of JSON: safe in a URL). */
+export const encodeCursor = ({ created_at, session_id }: Cursor): string =>
+  btoa(JSON.stringify([created_at, session_id])).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+
+/** The cursor an `after` holds; INVALID_INPUT when it is not one a page returned. */
+export const decodeCursor = (after: string): Cursor => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(atob(after.replace(/-/g, '+').replace(/_/g, '/')))
+  } catch {
+    throw badCursor(after)
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2) throw badCursor(after)
+  const [created_at, session_id] = parsed as unknown[]
+  if (typeof created_at !== 'string' || Number.isNaN(Date.parse(created_at)) || typeof session_id !== 'string' || !VALID_ID.test(session_id)) throw badCursor(after)
+  return { created_at, session_id }
+}
+
+export const checkPage = (options: { limit?: number; after?: string } = {}): { limit: number; after: Cursor | undefined } => {
   const { limit = DEFAULT_PAGE, after } = options
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
     throw new AgentError('INVALID_OPTION', `list: limit must be a whole number from 1 to ${MAX_PAGE}; received ${describe(limit)}.`)
-  if (after !== undefined && typeof after !== 'string') throw new AgentError('INVALID_OPTION', `list: after must be the "next" of a previous page; received ${describe(after)}.`)
-  return { limit, after }
+  if (after === undefined) return { limit, after }
+  if (typeof after !== 'string') throw badCursor(after)
+  return { limit, after: decodeCursor(after) }
 }
 
-/** A page of sessions in id order, given one more than `limit` (the extra one says a next page exists). */
-export const pageOf = (items: SessionInfo[], limit: number): Page<SessionInfo> =>
-  items.length > limit ? { items: items.slice(0, limit), next: items[limit - 1].session_id } : { items }
+/** The listing order: newest first (by start time), then by session id in code-unit order. */
+export const newestFirst = (a: Cursor, b: Cursor): number =>
+  a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.session_id < b.session_id ? -1 : a.session_id > b.session_id ? 1 : 0
+
+/** The sessions of a page from all of them (any order): those after `after` in listing order, at most `limit` + 1. */
+export const pageFrom = <T extends Cursor>(all: T[], limit: number, after: Cursor | undefined): T[] =>
+  all.filter((s) => after === undefined || newestFirst(s, after) > 0).sort(newestFirst).slice(0, limit + 1)
+
+/**
+ * A page of sessions in listing order, given one more than `limit` (the extra one says a next page
+ * exists); `cursorAt` gives the cursor of the page's last item (default: its own start time and id).
+ */
+export const pageOf = (items: SessionInfo[], limit: number, cursorAt: (index: number) => Cursor = (i) => items[i]): Page<SessionInfo> =>
+  items.length > limit ? { items: items.slice(0, limit), next: encodeCursor(cursorAt(limit - 1)) } : { items }
+
+/** The start time of a session whose files cannot say it. */
+export const EPOCH = new Date(0).toISOString()
 
 /** A listed session whose files cannot be read: status `damaged`, and the error's code and message. */
 export const damagedInfo = (session_id: string, error: unknown): SessionInfo => {
   const code = error instanceof AgentError ? error.code : 'INVALID_LOG'
   const message = error instanceof AgentError ? error.message : `The session's files cannot be read: ${messageOf(error)}`
-  const epoch = new Date(0).toISOString()
-  return { session_id, created_at: epoch, updated_at: epoch, status: 'damaged', last_seq: 0, metadata: {}, damage: { code, message } }
+  return { session_id, created_at: EPOCH, updated_at: EPOCH, status: 'damaged', last_seq: 0, metadata: {}, damage: { code, message } }
 }
 
 export const notFound = (session_id: string): AgentError =>

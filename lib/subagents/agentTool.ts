@@ -9,14 +9,16 @@ import { z } from 'zod'
 import { Agent, createAgent, type AgentOptions } from '../agent.js'
 import { AgentError } from '../errors.js'
 import type { ReplyEndEvent } from '../events.js'
-import { defineTool, type Permission, type Tool, type ToolContext, type ToolResultObject } from '../tools.js'
+import { defineTool, type Permission, type Tool, type ToolContext, type ToolOutput, type ToolResultObject } from '../tools.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
 import { structuredOutputOf } from '../../reducers/structuredOutput.js'
 import { depthOf, linkChild } from './links.js'
 import { treeUsage } from './tree.js'
 import { answerWhenPaused, watchParkedCall } from './parkedCall.js'
+import { childOutput$ } from './childText.js'
 import { registerReviver } from './revive.js'
 import { openReply } from './childLogs.js'
+import { Observable, type Subscription } from 'rxjs'
 import type { LogStore } from '../log.js'
 import type { AgentEvent } from '../events.js'
 
@@ -69,12 +71,13 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
     const subagentLogs = (context.agent as Agent | undefined)?.subagentLogs ?? undefined
     return { ...made, session_id: childSessionOf(context), ...(log && { log }), ...(subagentLogs && { subagentLogs }) }
   }
-  const newChild = async (value: unknown, context: ToolContext): Promise<AgentOptions> => {
+  /** A new child's options; a promise while its log is opened (a hub's store). */
+  const newChild = (value: unknown, context: ToolContext): AgentOptions | Promise<AgentOptions> => {
     const session_id = childSessionOf(context)
     const logs = (context.agent as Agent | undefined)?.subagentLogs
+    if (options.log || !logs) return optionsFor(value, context, options.log ? options.log(session_id) : null)
     const { reply_id = '', session_id: parent = '', tool_call_id } = context
-    const log = options.log ? options.log(session_id) : logs ? await logs.open(session_id, { session_id: parent, reply_id, tool_call_id }) : null
-    return optionsFor(value, context, log)
+    return logs.open(session_id, { session_id: parent, reply_id, tool_call_id }).then((log) => optionsFor(value, context, log))
   }
   const tool = defineTool({
     name, description, input, concurrencySafe: options.concurrencySafe, permission: options.permission,
@@ -111,77 +114,50 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
   return tool
 }
 
-async function* runChild(
-  toolName: string, options: () => Promise<AgentOptions>, task: string, output: z.ZodType | undefined, maxDepth: number, context: ToolContext,
-): AsyncGenerator<string | ToolResultObject> {
-  const { agent: parent, reply_id, session_id, tool_call_id, signal } = context
+function runChild(
+  toolName: string, options: () => AgentOptions | Promise<AgentOptions>, task: string, output: z.ZodType | undefined, maxDepth: number, context: ToolContext,
+): ToolOutput {
+  const { agent: parent, reply_id, session_id, tool_call_id } = context
   if (!(parent instanceof Agent) || !reply_id || !session_id)
     throw new AgentError('INVALID_OPTION', `agentTool("${toolName}") runs inside an agent's reply; it was called without one.`)
   const depth = depthOf(parent) + 1
   if (depth > maxDepth) {
     const message = `MAX_DEPTH: the sub-agent "${toolName}" would run at depth ${depth}, deeper than its maxDepth ${maxDepth}. Do the task without delegating it further.`
-    yield { output: `Error: ${message}`, state: 'error', metadata: { error: { code: 'MAX_DEPTH', message } } }
-    return
+    return { output: `Error: ${message}`, state: 'error', metadata: { error: { code: 'MAX_DEPTH', message } } }
   }
-  const made = await options()
-  // Stopped while the child's log was being opened: nothing ran, the call ends interrupted.
-  if (signal.aborted) {
-    await made.log?.close()
-    return
-  }
-  const child = createAgent(made)
-  const child_id = child.session_id
-  linkChild(parent, { agent: child, reply_id, tool_call_id })
-  // The child's text joins the call's result as it comes, what arrived while the call's stream was
-  // busy in one chunk. (Waiting longer to batch more would lose the chunk a Stop cuts off.)
-  let end: ReplyEndEvent | null = null
-  let failure: unknown = null
-  let over = false
-  const pending: string[] = []
-  let wake: (() => void) | null = null
-  const notify = () => wake?.()
-  const run = child.reply$(task, { output, metadata: { parent: { session_id, reply_id, tool_call_id } } }).subscribe({
-    next: (event) => {
-      if (event.type === 'TEXT_BLOCK_DELTA' && !output) pending.push(event.delta)
-      else if (event.type === 'REPLY_END') end = event
-      notify()
-    },
-    error: (error: unknown) => {
-      failure = error
-      over = true
-      notify()
-    },
-    complete: () => {
-      over = true
-      notify()
-    },
-  })
-  // Stopping the parent stops the child at once: unsubscribing interrupts its reply synchronously.
-  const stop = () => run.unsubscribe()
-  signal.addEventListener('abort', stop)
-  try {
-    while (!over || pending.length) {
-      if (pending.length) {
-        yield pending.join('')
-        pending.length = 0
-      } else {
-        await new Promise<void>((resolve) => (wake = resolve))
-        wake = null
-      }
+  const made = options()
+  if (made instanceof Promise) return afterOpening(made, (ready) => startChild(parent, ready, task, output, context))
+  return startChild(parent, made, task, output, context)
+}
+
+/** The call's output once its child's log is open (a hub's store); stopped meanwhile, the log is released and nothing runs. */
+const afterOpening = (made: Promise<AgentOptions>, start: (options: AgentOptions) => Observable<string | ToolResultObject>): Observable<string | ToolResultObject> =>
+  new Observable((subscriber) => {
+    let stopped = false
+    let inner: Subscription | null = null
+    made.then((options) => {
+      if (stopped) return void options.log?.close().catch(() => undefined)
+      inner = start(options).subscribe(subscriber)
+    }, (error: unknown) => subscriber.error(error))
+    return () => {
+      stopped = true
+      inner?.unsubscribe()
     }
-  } finally {
-    signal.removeEventListener('abort', stop)
-    run.unsubscribe()
-  }
-  if (failure) throw failure
-  const metadata = { child_session_id: child_id }
-  if (end) {
-    yield outcome(child, end, '', output !== undefined)
-    return
-  }
-  // The child parked: so does this call, until the child's reply ends.
-  watchParkedCall(parent, child, { reply_id, tool_call_id }, (childEnd, text) => outcome(child, childEnd, text, output !== undefined))
-  yield { output: '', state: 'submitted', metadata }
+  })
+
+const startChild = (parent: Agent, options: AgentOptions, task: string, output: z.ZodType | undefined, context: ToolContext): Observable<string | ToolResultObject> => {
+  const { reply_id = '', session_id = '', tool_call_id } = context
+  const child = createAgent(options)
+  linkChild(parent, { agent: child, reply_id, tool_call_id })
+  // The child's text joins the call's result as it comes (see childText.ts). Stopping the parent
+  // unsubscribes the call's output, which interrupts the child's reply synchronously.
+  const reply$ = () => child.reply$(task, { output, metadata: { parent: { session_id, reply_id, tool_call_id } } })
+  return childOutput$(parent, reply$, !output, (end) => {
+    if (end) return outcome(child, end, '', output !== undefined)
+    // The child parked: so does this call, until the child's reply ends.
+    watchParkedCall(parent, child, { reply_id, tool_call_id }, (childEnd, text) => outcome(child, childEnd, text, output !== undefined))
+    return { output: '', state: 'submitted', metadata: { child_session_id: child.session_id } }
+  })
 }
 
 /** The call's result once the child's reply ended; `text` is the child's text not streamed into the call yet. */

@@ -1,7 +1,8 @@
 // The demo without a key (issue 22 item 5): `agentlog serve --scripted` offers a tool that asks
-// (with arguments worth editing), an external tool, an image tool and a slow tool to stop, one per
-// message, and its answers speak of the page's buttons; `agentlog chat --scripted --tools` shows
-// the external, image and slow tools in the terminal, in words about Ctrl-C.
+// (with arguments worth editing), an external tool, an image tool, a sub-agent (issue 21: its report
+// streams into the call, its own session linked) and a slow tool to stop, one per message, and its
+// answers speak of the page's buttons; `agentlog chat --scripted --tools` shows the external, image,
+// sub-agent and slow tools in the terminal, in words about Ctrl-C.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,11 +18,12 @@ test.after.each(killChats)
 
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 
-/** Sends a message and reads the reply's stream to its end or pause; the text it streamed. */
-const reply = async (base: string, input: string): Promise<string> => {
+/** Sends a message and reads the reply's stream to its end or pause; the text it streamed (and, when asked, its events). */
+const reply = async (base: string, input: string, events: { type: string; delta?: string; metadata?: Record<string, unknown> }[] = []): Promise<string> => {
   let text = ''
   for await (const message of readSse(await post(`${base}/replies`, { input }))) {
-    const event = message.data as { type: string; delta?: string }
+    const event = message.data as { type: string; delta?: string; metadata?: Record<string, unknown> }
+    events.push(event)
     if (event.type === 'TEXT_BLOCK_DELTA') text += event.delta
   }
   return text
@@ -38,7 +40,7 @@ const until = async (base: string, check: (s: AgentState) => boolean, what: stri
 }
 const results = (s: AgentState) => s.context.flatMap((m) => m.content).filter((b) => b.type === 'tool_result')
 
-test('serve --scripted: an approval with editable arguments, an external result, an image, a slow tool stopped; the answers speak of the page', async () => {
+test('serve --scripted: an approval with editable arguments, an external result, an image, a sub-agent, a slow tool stopped; the answers speak of the page', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'agentlog-demo-'))
   const server = serveProcess(['--scripted', '--store', dir])
   try {
@@ -46,7 +48,7 @@ test('serve --scripted: an approval with editable arguments, an external result,
     const { session_id } = (await (await post(`${url}/sessions`, {})).json()) as { session_id: string }
     const base = `${url}/sessions/${session_id}`
     const offered = ((await (await fetch(`${base}/tools`)).json()) as { tools: { name: string; external: boolean }[] }).tools
-    assert.equal(offered.map((t) => t.name).sort(), ['count_slowly', 'draw_chart', 'pick_date', 'send_email'])
+    assert.equal(offered.map((t) => t.name).sort(), ['count_slowly', 'draw_chart', 'pick_date', 'research', 'send_email'])
     assert.ok(offered.find((t) => t.name === 'pick_date')!.external)
 
     const said: string[] = [await reply(base, 'hi')]
@@ -75,6 +77,17 @@ test('serve --scripted: an approval with editable arguments, an external result,
     assert.is(image.name, 'draw_chart')
     assert.ok(Array.isArray(image.output) && image.output.some((b) => b.type === 'data' && b.source.media_type === 'image/png'))
 
+    const events: Parameters<typeof reply>[2] = []
+    said.push(await reply(base, 'next', events))
+    const research = results(await state(base)).at(-1)!
+    assert.is(research.name, 'research')
+    assert.is(research.state, 'success')
+    assert.match(JSON.stringify(research.output), 'Findings:')
+    const started = events.find((e) => e.type === 'TOOL_RESULT_START' && e.metadata?.child_session_id)
+    assert.ok(started, "the call's TOOL_RESULT_START names the sub-agent's session")
+    assert.ok(events.filter((e) => e.type === 'TOOL_RESULT_TEXT_DELTA').length > 1, "the sub-agent's report streams into the call")
+    assert.match(said.at(-1)!, /research card.*Stop/)
+
     const slow = reply(base, 'next')
     await until(base, (s) => JSON.stringify(s.reply_msg?.content.find((b) => b.type === 'tool_result')?.output ?? '').includes('2\\n'), 'the slow tool to print 2')
     await post(`${base}/interrupt`, {})
@@ -84,7 +97,7 @@ test('serve --scripted: an approval with editable arguments, an external result,
     assert.is(stopped.state, 'interrupted')
     const printed = typeof stopped.output === 'string' ? stopped.output : stopped.output.map((b) => (b.type === 'text' ? b.text : '')).join('')
     assert.match(printed, /^1\n2\n/, 'what it printed before the stop is kept')
-    assert.match(said[3], 'Press Stop')
+    assert.match(said[4], 'Press Stop')
     for (const text of said) assert.not.match(text, 'Ctrl-C')
   } finally {
     await server.stop()
@@ -92,7 +105,7 @@ test('serve --scripted: an approval with editable arguments, an external result,
   }
 })
 
-test('chat --scripted --tools: after the command, an external result typed at the prompt, an image, a slow tool stopped with Ctrl-C', async () => {
+test('chat --scripted --tools: after the command, an external result typed at the prompt, an image, a sub-agent, a slow tool stopped with Ctrl-C', async () => {
   const chat = chatPiped(['--scripted', '--tools'], { NO_COLOR: '1' })
   chat.type('hello\n')
   await chat.waitFor('[y]es / [n]o / [e]dit', 'the approval', 20_000)
@@ -105,6 +118,10 @@ test('chat --scripted --tools: after the command, an external result typed at th
   chat.type('next\n')
   await chat.waitFor('[image/png]', 'the image', 20_000)
   await chat.waitFor('Send another message', 'the end of the image reply', 20_000)
+  chat.type('next\n')
+  await chat.waitFor('Now a sub-agent', 'the sub-agent', 20_000)
+  await chat.waitFor('The Researcher reported back', 'the end of the sub-agent reply', 30_000)
+  assert.match(chat.out.stdout, 'Findings: the log of every agent', "the sub-agent's report shows as the call's result")
   chat.type('next\n')
   await chat.waitFor('Press Ctrl-C whenever you like', 'the slow tool', 20_000)
   await chat.waitFor(/count_slowly.*\n1\n2\n/, 'two numbers', 20_000)

@@ -2,6 +2,7 @@
 // and whatever odd value it returns (a number, null, an unknown state, metadata JSON cannot carry
 // such as a Date, a stream of non-strings) becomes that call's `error` result; the reply goes on,
 // the log holds only valid events, and replay(log) equals the live state.
+import { Observable, of, throwError } from 'rxjs'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
@@ -36,6 +37,8 @@ const errorCases: [string, () => unknown, RegExp][] = [
   ['returns metadata holding NaN', () => ({ output: 'ok', metadata: { score: Number.NaN } }), /metadata\.score is NaN/],
   ['returns output that is neither text nor blocks', () => ({ output: 7 }), /invalid result at output/],
   ['streams a non-string chunk', () => (async function* () { yield 'part '; yield 3 })(), /yielded number 3/],
+  ['emits a non-string chunk from an Observable', () => of('part ', 3), /yielded number 3/],
+  ['emits an error from an Observable', () => throwError(() => new Error('stream broke')), /failed: stream broke/],
 ]
 
 for (const [what, execute, message] of errorCases) {
@@ -49,6 +52,18 @@ for (const [what, execute, message] of errorCases) {
 test('a valid result object with JSON metadata is kept as it is', async () => {
   const result = await runWith(() => ({ output: 'ok', state: 'success', metadata: { n: 1, tags: ['a'], nested: { x: null } } }))
   assert.equal([result.state, outputText(result.output), result.metadata], ['success', 'ok', { n: 1, tags: ['a'], nested: { x: null } }])
+})
+
+test('an Observable output is recorded chunk by chunk, and a result object last ends the call with its state', async () => {
+  const result = await runWith(() => new Observable((subscriber) => {
+    subscriber.next('one ')
+    setTimeout(() => {
+      subscriber.next('two')
+      subscriber.next({ output: ' three', state: 'interrupted', metadata: { n: 1 } })
+      subscriber.next('ignored')
+    }, 1)
+  }))
+  assert.equal([result.state, outputText(result.output), result.metadata], ['interrupted', 'one two three', { n: 1 }])
 })
 
 test.run()

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { blockParts, expectations, tsBlocks } from '../helpers/readme.js'
+import { buildWeb } from '../../scripts/buildWeb.js'
 
 const test = suite('examples')
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -31,9 +32,11 @@ const runExample = (file: string): Promise<Outcome> => new Promise((resolve) => 
   })
 })
 
-// Two at a time (the machine's cores), started once and awaited by the tests.
+// Two at a time (the machine's cores), started once and awaited by the tests, after the web page is
+// built (examples/webPage.ts serves it; a fresh clone has no dist/web until something builds it).
 const outcomes = new Map<string, Promise<Outcome>>()
-let chain: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()]
+const built = buildWeb()
+let chain: Promise<unknown>[] = [built, built]
 examples.forEach((file, i) => {
   const lane = i % chain.length
   const run = chain[lane].then(() => runExample(file))

@@ -14,7 +14,7 @@ import * as assert from 'uvu/assert'
 import { blockParts, expectations, tsBlocks } from '../helpers/readme.js'
 import { npm, packed, root } from '../helpers/packed.js'
 import { NATS_URL, natsAvailable } from '../nats/helpers/server.js'
-import { postgresAvailable } from '../postgres/helpers/db.js'
+import { DATABASE_URL, postgresAvailable } from '../postgres/helpers/db.js'
 
 const test = suite('package/readme')
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs')
@@ -41,7 +41,7 @@ interface Outcome { code: number | null; stdout: string; stderr: string }
 const run = (args: string[], env: Record<string, string> = {}, ms = 60_000): Promise<Outcome> => new Promise((resolve) => {
   const child = spawn(process.execPath, args, {
     cwd: project,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', DATABASE_URL: process.env.DATABASE_URL ?? '', NATS_URL, ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', DATABASE_URL, NATS_URL, ...env },
   })
   const outcome: Outcome = { code: null, stdout: '', stderr: '' }
   child.stdout.on('data', (d) => (outcome.stdout += d))

@@ -143,7 +143,7 @@ test('a damaged row is INVALID_LOG naming the event; a stale or damaged snapshot
   const damaged = await code(reader.read('s1'), 'INVALID_LOG')
   assert.match(damaged!.message, /Event 3/)
   await reader.create({ session_id: 's2' })
-  assert.equal((await reader.list()).items.map((s) => s.session_id), ['s1', 's2'], 'listing reads no event: a damaged log does not fail it')
+  assert.equal((await reader.list()).items.map((s) => s.session_id), ['s2', 's1'], 'newest first; listing reads no event: a damaged log does not fail it')
   await reader.close()
   await store.close()
 })

@@ -1,12 +1,13 @@
 // The AG-UI endpoint driven by the real @ag-ui/client HttpAgent against the real server: every
 // stream passes verifyEvents and @ag-ui/core's schemas; a plain answer, tools, an approval (approved,
 // edited, denied), a front-end tool, abortRun() mid-text and mid-tool-call (the reply ends
-// interrupted and the next run sees a consistent history), a model error, max iterations.
+// interrupted and the next run sees a consistent history), a model error, max iterations; a
+// sub-agent (issue 21): its text is the agent tool's result, its confirmation the run's interrupt.
 import { HttpAgent, type BaseEvent } from '@ag-ui/client'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
-import { callTool, defineTool, say, scriptedModel, type AgentState, type ScriptedTurn, type Tool } from '../../lib/index.js'
+import { agentTool, callTool, type Agent, defineTool, say, scriptedModel, type AgentState, type ScriptedTurn, type Tool } from '../../lib/index.js'
 import type { AgUiEvent } from '../../lib/server/agui/types.js'
 import { readSse } from '../../lib/client/sse.js'
 import { post, startServer } from './helpers.js'
@@ -216,6 +217,85 @@ test('a user message whose content is an object or a number is refused 400 INVAL
     }
     assert.is(calls, 0)
     assert.is((await sessionState(server.url, 'thread-17')).seq, 0)
+  } finally {
+    await server.close()
+  }
+})
+
+/** A lead whose `research` sub-agent says something, then asks to remove /a, then reports. */
+const serveTree = () => startServer(() => ({
+  name: 'Lead',
+  tools: [agentTool({ name: 'research', description: 'Researches', agent: { name: 'Researcher', tools: [remove], model: scriptedModel([[...say('Looking. ', 3), ...callTool('r-1', 'remove', { path: '/a' })], [...say('Removed it.')]]) } })],
+  model: scriptedModel([[...callTool('c-1', 'research', { task: 'clean up' })], [...say('All done.')]]),
+}))
+
+for (const [name, status, payload] of [['approved', 'resolved', { approved: true }], ['cancelled', 'cancelled', undefined]] as const) {
+  test(`a sub-agent's confirmation is the run's interrupt, with its session; a resume ${name} answers it where it waits`, async () => {
+    const server = await serveTree()
+    removed.length = 0
+    try {
+      const threadId = `thread-tree-${name}`
+      const agent = new HttpAgent({ url: `${server.url}/ag-ui`, threadId })
+      agent.addMessage({ id: 'u-1', role: 'user', content: 'clean up' })
+      const first = await run(agent)
+      assert.ok(first.events.some((e) => e.type === 'TOOL_CALL_START' && e.toolCallName === 'research'))
+      assert.not.ok(first.events.some((e) => e.type === 'TEXT_MESSAGE_START'), "the sub-agent's own messages are not the lead's")
+      assert.equal((first.events.at(-1)!.outcome as { type: string }).type, 'interrupt')
+      const roots: Agent[] = []
+      server.hub.onAgent!((a) => void (a.session_id === threadId && roots.push(a)))()
+      const child_session_id = roots[0].children()[0].session_id
+      assert.equal(agent.pendingInterrupts.map((i) => [i.id, i.reason, i.toolCallId, (i as { metadata?: { session_id?: unknown } }).metadata?.session_id]), [['r-1', 'tool_call', 'r-1', child_session_id]])
+      const refused = await post(`${server.url}/ag-ui`, { threadId, runId: 'run-partial', messages: agent.messages, resume: [{ interruptId: 'r-2', status: 'resolved' }] })
+      const refusal: AgUiEvent[] = []
+      for await (const message of readSse(refused)) refusal.push(message.data as AgUiEvent)
+      assert.equal(refusal.map((e) => [e.type, e.code]), [['RUN_ERROR', 'INVALID_INPUT']], 'a resume must answer the open interrupts')
+      const resumed = await run(agent, { resume: [{ interruptId: 'r-1', status, ...(payload ? { payload } : {}) }] })
+      assert.is(resumed.failed, null)
+      const result = resumed.events.find((e) => e.type === 'TOOL_CALL_RESULT')!
+      assert.is(result.toolCallId, 'c-1', "the lead's agent tool call gets the sub-agent's outcome")
+      if (status === 'resolved') {
+        assert.equal(removed, ['/a'])
+        assert.is(result.content, 'Looking. Removed it.', "the sub-agent's text, before and after its pause, is the call's result")
+        assert.equal(resumed.events.at(-1), { type: 'RUN_FINISHED', threadId, runId: resumed.events[0].runId })
+        assert.is(agent.messages.at(-1)!.content, 'All done.')
+        const again = await run(agent, { resume: [{ interruptId: 'r-1', status, payload }] })
+        assert.equal(again.events.map((e) => e.type), ['RUN_STARTED', 'RUN_FINISHED'], "a repeated resume of a sub-agent's interrupt changes nothing")
+        assert.equal(removed, ['/a'])
+      } else {
+        assert.equal(removed, [])
+        assert.equal(resumed.events.at(-1)!.outcome, { type: 'cancelled' })
+      }
+      assert.is((await untilIdle(server.url, threadId)).status, 'idle')
+    } finally {
+      await server.close()
+    }
+  })
+}
+
+test("a sub-agent's external call is an input_required interrupt; the resume's payload is its result", async () => {
+  const pick = defineTool({ name: 'pick', description: 'A person picks a colour', input: z.object({ palette: z.string() }), external: true })
+  const server = await startServer(() => ({
+    name: 'Lead',
+    tools: [agentTool({ name: 'research', description: 'Researches', agent: () => ({ name: 'Researcher', tools: [pick], model: scriptedModel([[...callTool('p-1', 'pick', { palette: 'warm' })], (request) => say(JSON.stringify(request.messages.at(-1)!.content.at(-1)).includes('"state":"success"') ? 'A fine colour.' : 'No colour.')]) }) })],
+    model: scriptedModel([[...callTool('c-1', 'research', { task: 'pick one' })], [...say('All done.')]]),
+  }))
+  try {
+    const threadId = 'thread-tree-external'
+    const agent = new HttpAgent({ url: `${server.url}/ag-ui`, threadId })
+    agent.addMessage({ id: 'u-1', role: 'user', content: 'pick' })
+    const first = await run(agent)
+    assert.equal((first.events.at(-1)!.outcome as { type: string }).type, 'interrupt')
+    const [interrupt] = agent.pendingInterrupts as { id: string; reason: string; toolCallId?: string; metadata?: { session_id?: string } }[]
+    assert.equal([interrupt.id, interrupt.reason, interrupt.toolCallId], ['p-1', 'input_required', 'p-1'])
+    assert.type(interrupt.metadata?.session_id, 'string')
+    const resumed = await run(agent, { resume: [{ interruptId: 'p-1', status: 'resolved', payload: { output: 'amber' } }] })
+    assert.is(resumed.failed, null)
+    assert.is(resumed.events.find((e) => e.type === 'TOOL_CALL_RESULT')!.content, 'A fine colour.')
+    assert.is(agent.messages.at(-1)!.content, 'All done.')
+    const roots: Agent[] = []
+    server.hub.onAgent!((a) => void (a.session_id === threadId && roots.push(a)))()
+    const given = roots[0].children()[0].state.context.flatMap((m) => m.content).find((b) => b.type === 'tool_result' && b.id === 'p-1')
+    assert.is(given?.type === 'tool_result' && given.output, 'amber', "the payload is the sub-agent's call's result")
   } finally {
     await server.close()
   }

@@ -1,5 +1,5 @@
 // The session-store contract, run against every store (memory, directory, postgres): sessions are
-// created, listed, paged, read, followed and deleted; one writer at a time; appends name the position
+// created, listed (newest first) and paged, read, followed and deleted; one writer at a time; appends name the position
 // they expect; a restored session equals what was written; a reply cut mid-way is closed on restore;
 // snapshots (where the store keeps them) let a restore fold only the tail.
 import { isDeepStrictEqual } from 'node:util'
@@ -36,6 +36,24 @@ const olderSnapshots: [string, (text: string) => string][] = [
 const agentOn = (log: Awaited<ReturnType<SessionStore['open']>>, session_id: string) =>
   createAgent({ name: 'Friday', model: sessionModel(1), tools: sessionTools(), log, session_id })
 
+/** Resolves once the clock has moved on, so the next session starts later than the last one. */
+const nextMillisecond = async () => {
+  const now = Date.now()
+  while (Date.now() <= now) await new Promise((resolve) => setTimeout(resolve, 1))
+}
+
+/** Every page of the store's sessions, `limit` at a time, following each page's `next`. */
+const allPages = async (store: SessionStore, limit: number) => {
+  const pages: Awaited<ReturnType<SessionStore['list']>>['items'][] = []
+  let after: string | undefined
+  do {
+    const page = await store.list({ limit, after })
+    pages.push(page.items)
+    after = page.next
+  } while (after !== undefined)
+  return pages
+}
+
 export const storeContract = (name: string, make: () => Promise<SessionStore>, options: ContractOptions = {}) => {
   const test = suite(`stores/${name}`)
   let store: SessionStore
@@ -46,19 +64,37 @@ export const storeContract = (name: string, make: () => Promise<SessionStore>, o
     await store.close()
   })
 
-  test('create, info and list: ids in order, paged, with status and metadata', async () => {
-    for (const id of ['c', 'a', 'b']) await store.create({ session_id: id, metadata: { owner: id } })
+  test('create, info and list: newest first, paged, with status and metadata', async () => {
+    for (const id of ['c', 'a', 'b']) {
+      await store.create({ session_id: id, metadata: { owner: id } })
+      await nextMillisecond()
+    }
     const made = await store.create()
     assert.ok(made.session_id.length > 0, 'an id is made when none is given')
     const a = await store.info('a')
     assert.equal([a.session_id, a.status, a.last_seq, a.metadata], ['a', 'idle', 0, { owner: 'a' }])
     assert.ok(!Number.isNaN(Date.parse(a.created_at)) && !Number.isNaN(Date.parse(a.updated_at)))
-    const ids = ['a', 'b', 'c', made.session_id].sort()
+    const ids = [made.session_id, 'b', 'a', 'c']
     const first = await store.list({ limit: 2 })
     assert.equal(first.items.map((s) => s.session_id), ids.slice(0, 2))
     const second = await store.list({ limit: 2, after: first.next })
     assert.equal(second.items.map((s) => s.session_id), ids.slice(2))
     assert.is(second.next, undefined, 'the last page has no next')
+  })
+
+  test('pages concatenate to every session newest first, none skipped or repeated', async () => {
+    const made: string[] = [] // oldest first; ids neither in that order nor against it
+    for (const id of ['m', 'e', 'x', 'b', 'q', 'a', 'z', 'k']) {
+      made.push((await store.create({ session_id: id })).session_id)
+      await nextMillisecond()
+    }
+    for (const limit of [1, 3, 8]) {
+      const pages = await allPages(store, limit)
+      const listed = pages.flat()
+      assert.equal(listed.map((s) => s.session_id), [...made].reverse(), `pages of ${limit}`)
+      assert.equal(pages.map((p) => p.length), Array.from({ length: Math.ceil(made.length / limit) }, (_, i) => Math.min(limit, made.length - i * limit)))
+      assert.ok(listed.every((s, i) => i === 0 || Date.parse(listed[i - 1].created_at) >= Date.parse(s.created_at)), 'start times never rise')
+    }
   })
 
   test('refuses a duplicate id, an invalid id, an unknown session and bad paging, changing nothing', async () => {
@@ -71,6 +107,10 @@ export const storeContract = (name: string, make: () => Promise<SessionStore>, o
     await code(store.info('nope'), 'NOT_FOUND')
     await code(store.delete('nope'), 'NOT_FOUND')
     await code(() => store.list({ limit: 0 }), 'INVALID_OPTION')
+    for (const after of ['s1', 'not a cursor!', btoa('{"created_at":1}'), btoa('["yesterday","s1"]'), 7 as unknown as string]) {
+      const error = await code(() => store.list({ after }), 'INVALID_INPUT')
+      assert.match(error.message, /"next" of a previous page/)
+    }
     for (const metadata of [{ note: 'a\u0000b' }, { 'k\u0000': 1 }, { deep: [{ x: '\u0000' }] }])
       await code(() => store.create({ session_id: 'nul', metadata }), 'INVALID_INPUT')
     await code(store.info('nul'), 'NOT_FOUND')

@@ -22,6 +22,9 @@ test.after.each(async () => {
   await store.close()
 })
 
+/** The listed sessions by id (these specs are about what is listed, not the order). */
+const byId = <T extends { session_id: string }>(items: T[]) => [...items].sort((x, y) => x.session_id.localeCompare(y.session_id))
+
 /** Sessions with a reply each; the first one then paused on a confirmation unless `pause` is false. */
 const withSessions = async (ids: string[], pause = true) => {
   const hub = createHub({ store, agent: sessionAgent(1) })
@@ -37,14 +40,14 @@ test('listing a session does not read the log the summary covers: a line in its 
   const hub = await withSessions(['a', 'b'])
   await hub.close()
   store = directoryStore(dir)
-  const before = (await store.list()).items
+  const before = byId((await store.list()).items)
   assert.equal(before.map((s) => [s.session_id, s.status, s.last_seq]), [['a', 'paused', before[0].last_seq], ['b', 'idle', before[1].last_seq]])
   const file = path.join(dir, 'a.jsonl')
   const lines = fs.readFileSync(file, 'utf8').split('\n')
   lines[3] = `{${'x'.repeat(lines[3].length - 2)}}` // same length: only a reader of the whole log notices
   fs.writeFileSync(file, lines.join('\n'))
   const summary = ({ session_id, status, last_seq }: { session_id: string; status: string; last_seq: number }) => [session_id, status, last_seq]
-  assert.equal((await store.list()).items.map(summary), before.map(summary))
+  assert.equal(byId((await store.list()).items).map(summary), before.map(summary))
 })
 
 test('a writer that died before saving a summary: the log after the summary is read, status and last_seq are right', async () => {
@@ -73,13 +76,14 @@ test('one damaged session is listed as damaged with a code; the others are liste
   fs.writeFileSync(path.join(dir, 'c.session.json'), '{"created_at":')
   store = directoryStore(dir)
   const { items } = await store.list()
-  assert.equal(items.map((s) => [s.session_id, s.status, s.damage?.code]), [['a', 'paused', undefined], ['b', 'damaged', 'INVALID_LOG'], ['c', 'damaged', 'INVALID_LOG']])
+  assert.equal(byId(items).map((s) => [s.session_id, s.status, s.damage?.code]), [['a', 'paused', undefined], ['b', 'damaged', 'INVALID_LOG'], ['c', 'damaged', 'INVALID_LOG']])
+  assert.is(items[2].session_id, 'c', 'one whose start time cannot be read is listed last')
   const served = createHub({ store, agent: sessionAgent(1) })
-  assert.equal((await served.list()).items.map((s) => s.status), ['paused', 'damaged', 'damaged'])
+  assert.equal(byId((await served.list()).items).map((s) => s.status), ['paused', 'damaged', 'damaged'])
   const response = await createServer({ hub: served })(new Request('http://127.0.0.1/sessions'))
   assert.is(response.status, 200)
   const page = (await response.json()) as { items: { session_id: string; status: string; damage?: { code: string } }[] }
-  assert.equal(page.items.map((s) => [s.session_id, s.status, s.damage?.code]), [['a', 'paused', undefined], ['b', 'damaged', 'INVALID_LOG'], ['c', 'damaged', 'INVALID_LOG']])
+  assert.equal(byId(page.items).map((s) => [s.session_id, s.status, s.damage?.code]), [['a', 'paused', undefined], ['b', 'damaged', 'INVALID_LOG'], ['c', 'damaged', 'INVALID_LOG']])
   await served.close()
 })
 

@@ -46,6 +46,21 @@ test("the child's text streams into the call's TOOL_RESULT_TEXT_DELTAs and is it
   assert.is(resultOf(agent).metadata.child_session_id, child.session_id)
 })
 
+test("no chunk of the child's text is lost when it arrives while the call's stream is busy (at once, and before a pause)", async () => {
+  const fast = lead([researcher([[...say('Paris is the capital.', 5)]])])
+  await fast.reply('Q')
+  assert.is(textOfOutput(resultOf(fast).output), 'Paris is the capital.')
+  const remove = defineTool({ name: 'remove', description: 'Removes', input: z.object({ path: z.string() }), permission: 'ask', execute: () => 'removed' })
+  const asking = agentTool({ name: 'research', description: 'R', agent: { name: 'Researcher', tools: [remove], model: scriptedModel([[...say('Looking it up. ', 4), ...callTool('r1', 'remove', { path: '/a' })], [...say('Removed.')]]) } })
+  const parked = lead([asking])
+  await parked.reply('Q')
+  const streamed = parked.log.flatMap((e) => (e.type === 'TOOL_RESULT_TEXT_DELTA' ? [e.delta] : [])).join('')
+  assert.is(streamed, 'Looking it up. ', "the child's text before its pause is all in the call")
+  await parked.approve('r1')
+  assert.is(textOfOutput(resultOf(parked).output), 'Looking it up. Removed.')
+  checkTree(parked)
+})
+
 test('with an output schema the result is the structured value as JSON', async () => {
   const report = agentTool({
     name: 'research', description: 'Researches', output: z.object({ city: z.string() }),

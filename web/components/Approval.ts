@@ -32,7 +32,8 @@ export const checkArguments = (text: string, schema: Record<string, unknown> | u
   return parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`).join('; ')
 }
 
-export const Approval = ({ call }: { call: ToolCallBlock }) => {
+/** `grants: false` for a sub-agent's call: answered through the root, which grants no rules in the sub-agent. */
+export const Approval = ({ call, grants = true }: { call: ToolCallBlock; grants?: boolean }) => {
   const { live, tools } = useContext(Session)
   const [editing, setEditing] = useState(false)
   const [text, setText] = useState(() => prettyArgs(call.input))
@@ -69,10 +70,10 @@ export const Approval = ({ call }: { call: ToolCallBlock }) => {
           aria-invalid=${problem ? 'true' : 'false'} aria-describedby=${problem ? `${editorId}-problem` : undefined}
           onInput=${(e: Event) => setText((e.target as HTMLTextAreaElement).value)} onKeyDown=${onEditorKey}></textarea>
         ${problem ? html`<p id=${`${editorId}-problem`} class="problem" role="alert">${problem}</p>` : null}` : null}
-      <label class="check">
+      ${grants ? html`<label class="check">
         <input type="checkbox" checked=${always} onChange=${(e: Event) => setAlways((e.target as HTMLInputElement).checked)} />
         Always allow ${rules.map((r) => (r.rule_content === null ? `${r.tool_name}` : `${r.tool_name} (${r.rule_content})`)).join(', ')}
-      </label>
+      </label>` : null}
       <label class="reason">Reason if you deny (optional; the log keeps it)
         <input type="text" value=${reason} onInput=${(e: Event) => setReason((e.target as HTMLInputElement).value)} />
       </label>

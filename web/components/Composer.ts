@@ -8,6 +8,8 @@ export interface ComposerProps {
   status: ReplyStatus
   onSend: (text: string) => void
   onStop: () => void
+  /** Said instead of the status's usual line (the reply waits on sub-agents that work). */
+  note?: string
 }
 
 const STATUS_TEXT: Record<ReplyStatus, string> = {
@@ -16,7 +18,7 @@ const STATUS_TEXT: Record<ReplyStatus, string> = {
   paused: 'The reply waits for you: answer the card above, or Stop.',
 }
 
-export const Composer = ({ status, onSend, onStop }: ComposerProps) => {
+export const Composer = ({ status, onSend, onStop, note }: ComposerProps) => {
   const [text, setText] = useState('')
   const send = () => {
     if (!text.trim() || status !== 'idle') return
@@ -38,6 +40,6 @@ export const Composer = ({ status, onSend, onStop }: ComposerProps) => {
         <button type="submit" class="primary" disabled=${status !== 'idle' || !text.trim()}>Send</button>
         <button type="button" class="stop" disabled=${status === 'idle'} onClick=${onStop} aria-keyshortcuts="Escape">Stop</button>
       </div>
-      <p class="status-line muted small" role="status" aria-live="polite">${STATUS_TEXT[status]}</p>
+      <p class="status-line muted small" role="status" aria-live="polite">${note ?? STATUS_TEXT[status]}</p>
     </form>`
 }

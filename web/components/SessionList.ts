@@ -1,8 +1,8 @@
-// The sessions list, newest first: each session's title (its first message), id and status, when
-// it started and its last activity,
-// what a fork was forked from, a button to open it and one to delete it, and a "New session"
-// button. The open session is marked with aria-current. It shows the sessions loaded so far; "More
-// sessions" asks for the next page when the server has one.
+// The sessions list, newest first as GET /sessions pages them: each session's title (its first
+// message), id and status, when it started and its last activity, what a fork was forked from, a
+// button to open it and one to delete it, and a "New session" button. The open session is marked
+// with aria-current. It shows the sessions loaded so far; "More sessions" asks for the next page
+// when the server has one.
 import type { SessionInfo } from '../../lib/hub/types.js'
 import { html } from '../html.js'
 import { ago } from '../present.js'
@@ -22,10 +22,6 @@ export interface SessionListProps {
   onMore: () => void
 }
 
-/** Newest first (by start time; the id breaks ties). */
-export const newestFirst = (sessions: SessionInfo[]): SessionInfo[] =>
-  [...sessions].sort((a, b) => b.created_at.localeCompare(a.created_at) || a.session_id.localeCompare(b.session_id))
-
 const started = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
 const forkedFrom = (s: SessionInfo): string | null =>
@@ -41,7 +37,7 @@ export const SessionList = ({ sessions, problem, tokenRefused, current, onOpen, 
       : problem ? html`<p class="problem small" role="status">Could not refresh the list: ${problem}</p>` : null}
     ${sessions.length === 0 && !problem ? html`<p class="muted">No sessions yet.</p>` : null}
     <ul>
-      ${newestFirst(sessions).map((s) => html`
+      ${sessions.map((s) => html`
         <li key=${s.session_id} class=${s.session_id === current ? 'current' : ''}>
           <button type="button" class="open" aria-current=${s.session_id === current ? 'page' : undefined}
             onClick=${() => onOpen(s.session_id)}>

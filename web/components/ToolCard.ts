@@ -1,6 +1,7 @@
 // A tool call as a card: its name and state, its arguments as they stream, its result for people
 // (text, images; interrupted and denied said plainly), and, while the reply waits for the person,
-// the approval form (asking calls) or the result form (external calls).
+// the approval form (asking calls) or the result form (external calls). A call that ran a sub-agent
+// is a SubagentCard.
 import { useContext } from 'preact/hooks'
 import type { ToolCallBlock, ToolResultBlock } from '../../lib/messages.js'
 import { html } from '../html.js'
@@ -9,6 +10,7 @@ import { Approval } from './Approval.js'
 import { Session } from './context.js'
 import { ExternalResult } from './ExternalResult.js'
 import { DataView } from './DataView.js'
+import { SubagentCard } from './SubagentCard.js'
 
 const CALL_LABEL: Record<ToolCallBlock['state'], string> = {
   pending: 'Writing arguments…',
@@ -20,6 +22,8 @@ const CALL_LABEL: Record<ToolCallBlock['state'], string> = {
 
 export const ToolCard = ({ call, result, waiting }: { call: ToolCallBlock; result?: ToolResultBlock; waiting: boolean }) => {
   const { live } = useContext(Session)
+  const child = live?.children.get(call.id)
+  if (child) return html`<${SubagentCard} call=${call} result=${result} waiting=${waiting} child_session_id=${child} />`
   // An external call waits for the person, whatever its open result says.
   const waitsForPerson = call.state === 'submitted' && (!result || result.state === 'running')
   const state = result && !waitsForPerson ? result.state : call.state

@@ -1,11 +1,12 @@
 // The demo's tools (`agentlog serve --scripted`, `agentlog chat --scripted --tools`), one per thing
 // a person can do with a tool call: approve, deny or edit one that asks (send_email), answer one that
-// runs outside the agent (pick_date, the page's result form), see an image result (draw_chart), and
-// stop a slow one (count_slowly). They touch nothing outside the process. Add a demo by adding its
-// tool here and its step to DEMOS in ./model.ts.
+// runs outside the agent (pick_date, the page's result form), see an image result (draw_chart), watch
+// a sub-agent report back (research, ../scriptedSubagent.ts), and stop a slow one (count_slowly). They touch nothing outside the process. Add a demo by adding its
+// tool here and its step to DEMOS in ../scriptedChat.ts.
 import { z } from 'zod'
 import { sleep } from '../../abort.js'
 import { defineTool, type Tool } from '../../tools.js'
+import { scriptedResearcher } from '../scriptedSubagent.js'
 import { gradientPng } from './image.js'
 
 export const sendEmail = defineTool({
@@ -49,4 +50,4 @@ export const countSlowly = defineTool({
 })
 
 /** The demo tools every surface offers (the chat adds its own asking tool, run_command). */
-export const demoTools = (): Tool[] => [sendEmail, pickDate, drawChart, countSlowly]
+export const demoTools = (): Tool[] => [sendEmail, pickDate, drawChart, scriptedResearcher(), countSlowly]

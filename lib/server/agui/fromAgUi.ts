@@ -1,7 +1,8 @@
 // A RunAgentInput read against the session's state: what the run asks of the agent. The client
 // sends the whole conversation every run, so only what the log does not hold yet is new: a user
 // message starts a reply, `role: "tool"` messages answer the front-end calls the reply waits for,
-// and `resume` answers interrupts (all cancelled: USER_INTERRUPT). A history that contradicts the
+// and `resume` answers interrupts (all cancelled: USER_INTERRUPT), the root's own or its sub-agents'
+// (each answered in the sub-agent's reply, which the root's run follows). A history that contradicts the
 // log, a partial resume, or new input while interrupts are pending is refused; nothing is applied.
 import { z } from 'zod'
 import type { AgentInput } from '../../agent.js'
@@ -10,7 +11,7 @@ import { AgentError, describe, type AgentErrorCode } from '../../errors.js'
 import { ExternalExecutionResultEvent, ToolResultBlock, UserConfirmResultEvent, UserInterruptEvent, UserMsg } from '../../factories.js'
 import type { Msg, ToolCallBlock } from '../../messages.js'
 import type { AgentState } from '../../../reducers/state.js'
-import { resultMessageId, toolCallParentId } from './toAgUi.js'
+import { resultMessageId, toolCallParentId, type DescendantAsks } from './toAgUi.js'
 import type { AgUiMessage, AgUiResume, RunAgentInput } from './types.js'
 
 const MessageSchema = z.looseObject({
@@ -31,7 +32,7 @@ export const RunAgentInputSchema = z.looseObject({
 
 /** What a run does: send one input to the agent, or nothing (a resume already applied). */
 export type RunPlan =
-  | { kind: 'input'; input: AgentInput; reply_id?: string; externalCallIds: string[] }
+  | { kind: 'input'; input: AgentInput; reply_id?: string; externalCallIds: string[]; before?: AgentInput[] }
   | { kind: 'none'; reply_id: string | null }
 
 const refuse = (code: AgentErrorCode, message: string): never => {
@@ -54,9 +55,19 @@ export const parseRunInput = (body: unknown): RunAgentInput => {
   return run
 }
 
-export const planRun = (state: AgentState, run: RunAgentInput, clock: Clock = systemClock): RunPlan => {
-  const pendingInterrupts = state.status === 'paused' ? state.waiting_for.filter((c) => c.state === 'asking') : []
-  if (run.resume?.length) return planResume(state, pendingInterrupts, run.resume, clock)
+/** The root's sub-agents: the calls they wait on to be confirmed, and whether one of their logs answered a call. */
+export interface Descendants {
+  asks: readonly DescendantAsks[]
+  answered: (call_id: string) => boolean
+}
+
+const NO_DESCENDANTS: Descendants = { asks: [], answered: () => false }
+
+export const planRun = (state: AgentState, run: RunAgentInput, clock: Clock = systemClock, { asks: descendants, answered }: Descendants = NO_DESCENDANTS): RunPlan => {
+  const own = state.status === 'paused' ? state.waiting_for.filter((c) => c.state === 'asking') : []
+  const asks = state.status !== 'paused' ? [] : own.length ? [{ session_id: '', reply_id: state.reply_id!, calls: own }] : descendants.filter((d) => d.calls.length)
+  const pendingInterrupts = asks.flatMap((d) => d.calls)
+  if (run.resume?.length) return planResume(state, asks, run.resume, clock, answered)
   if (pendingInterrupts.length)
     refuse('REPLY_PAUSED', `The run is paused on interrupts ${pendingInterrupts.map((c) => c.id).join(', ')}; answer every one with resume (resolved or cancelled) before sending new input.`)
   const fresh = newMessages(state, run.messages)
@@ -72,9 +83,11 @@ export const planRun = (state: AgentState, run: RunAgentInput, clock: Clock = sy
   return { kind: 'input', input: { ...msg, id: userMessages[0].id }, externalCallIds: [] }
 }
 
-const planResume = (state: AgentState, pending: ToolCallBlock[], resume: AgUiResume[], clock: Clock): RunPlan => {
+const planResume = (state: AgentState, asks: readonly DescendantAsks[], resume: AgUiResume[], clock: Clock, answeredBelow: (id: string) => boolean): RunPlan => {
+  const pending = asks.flatMap((d) => d.calls)
   if (!pending.length) {
-    const answered = resume.every((r) => isAnsweredCall(state, r.interruptId))
+    // A repeated resume changes nothing, whether it answered the root's calls or its sub-agents'.
+    const answered = resume.every((r) => isAnsweredCall(state, r.interruptId) || answeredBelow(r.interruptId))
     if (answered) return { kind: 'none', reply_id: state.reply_id }
     refuse('NOT_PAUSED', `The resume answers interrupts ${resume.map((r) => r.interruptId).join(', ')}, but nothing is waiting for an answer; start a new run without resume.`)
   }
@@ -84,14 +97,27 @@ const planResume = (state: AgentState, pending: ToolCallBlock[], resume: AgUiRes
     refuse('INVALID_INPUT', `The resume must answer every open interrupt exactly once: open ${pending.map((c) => c.id).join(', ')}; received ${resume.map((r) => r.interruptId).join(', ')}.`)
   const reply_id = state.reply_id!
   if (resume.every((r) => r.status === 'cancelled')) return { kind: 'input', input: UserInterruptEvent({ reply_id }, clock), reply_id, externalCallIds: [] }
-  const confirm_results = pending.map((call) => {
+  const confirmation = (reply_id: string, calls: readonly ToolCallBlock[]) => UserConfirmResultEvent({ reply_id, confirm_results: calls.map((call) => {
     const answer = byId.get(call.id)!
     const payload = (answer.payload ?? {}) as { approved?: unknown; editedArgs?: unknown }
     const confirmed = answer.status === 'resolved' && payload.approved !== false
     const edited = confirmed && typeof payload.editedArgs === 'object' && payload.editedArgs !== null
     return { confirmed, tool_call: edited ? { ...call, input: JSON.stringify(payload.editedArgs) } : call }
+  }) }, clock)
+  // A sub-agent's external call: the payload is its result; a cancelled one an error result saying so.
+  const results = (reply_id: string, calls: readonly ToolCallBlock[]) => ExternalExecutionResultEvent({ reply_id, execution_results: calls.map((call) => {
+    const answer = byId.get(call.id)!
+    const payload = (answer.payload ?? {}) as { output?: unknown; error?: unknown }
+    const output = answer.status === 'cancelled' ? 'The user cancelled this call.' : typeof payload.output === 'string' ? payload.output : JSON.stringify(payload.output ?? null)
+    return ToolResultBlock({ id: call.id, name: call.name, output, state: answer.status === 'cancelled' || payload.error === true ? 'error' : 'success' }, clock)
+  }) }, clock)
+  // Several sub-agents waiting: each is answered; the run follows the root's reply from the last answer.
+  const inputs = asks.flatMap(({ reply_id, calls }) => {
+    const asking = calls.filter((c) => c.state === 'asking')
+    const external = calls.filter((c) => c.state !== 'asking')
+    return [...(asking.length ? [confirmation(reply_id, asking)] : []), ...(external.length ? [results(reply_id, external)] : [])]
   })
-  return { kind: 'input', input: UserConfirmResultEvent({ reply_id, confirm_results }, clock), reply_id, externalCallIds: [] }
+  return { kind: 'input', input: inputs.at(-1)!, before: inputs.slice(0, -1), reply_id, externalCallIds: [] }
 }
 
 const answerExternalCalls = (state: AgentState, answers: AgUiMessage[], clock: Clock): RunPlan => {
@@ -164,7 +190,7 @@ const knownMessages = (state: AgentState): Known => {
   return known
 }
 
-const isAnsweredCall = (state: AgentState, id: string): boolean => knownMessages(state).answeredCalls.has(id)
+export const isAnsweredCall = (state: AgentState, id: string): boolean => knownMessages(state).answeredCalls.has(id)
 
 /** The text of a message's content (a string, or the text parts of a list). */
 const userText = (m: AgUiMessage): string => {

@@ -2,7 +2,11 @@
 // (a new reply, or a resumed one) that tracks what is open, so that however the run ends it can
 // close every message, reasoning span, tool call and step before RUN_FINISHED or RUN_ERROR.
 // Tool results are gathered and sent as one TOOL_CALL_RESULT at their end. No I/O, no clock.
+// Sub-agents (a run streamed with their events, each tagged `metadata.session_id`): their progress is
+// already the agent tool's result stream, so their own events only tell which of their calls ask
+// for confirmation; when the reply parks on its sub-agent calls, those are the run's interrupts.
 import type { OutputEvent } from '../../events.js'
+import type { ToolCallBlock } from '../../messages.js'
 import type { AgUiContentPart, AgUiEvent, AgUiInterrupt } from './types.js'
 
 export interface AgUiRunOptions {
@@ -12,6 +16,8 @@ export interface AgUiRunOptions {
   reply_id?: string
   /** Calls whose results the front end sent itself: no TOOL_CALL_RESULT is echoed for them. */
   externalCallIds?: readonly string[]
+  /** The text a resumed reply's unfinished results streamed before this run (a parked sub-agent's call), by call id. */
+  partialResults?: Readonly<Record<string, string>>
 }
 
 /** The AG-UI message id of a tool call's result (our result block shares the call's id). */
@@ -34,7 +40,7 @@ export interface AgUiRun {
   readonly ended: boolean
 }
 
-export const createAgUiRun = ({ threadId, runId, reply_id, externalCallIds = [] }: AgUiRunOptions): AgUiRun => {
+export const createAgUiRun = ({ threadId, runId, reply_id, externalCallIds = [], partialResults = {} }: AgUiRunOptions): AgUiRun => {
   let started = false
   let ended = false
   let last: OutputEvent | null = null
@@ -44,9 +50,22 @@ export const createAgUiRun = ({ threadId, runId, reply_id, externalCallIds = [] 
   const openText = new Set<string>()
   const openReasoning = new Set<string>()
   const openCalls = new Set<string>()
-  const results = new Map<string, PendingResult>()
+  const results = new Map<string, PendingResult>(Object.entries(partialResults).map(([id, text]) => [id, { text, parts: [] }]))
   const external = new Set(externalCallIds)
   const usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }
+
+  /** The calls each sub-agent session waits on (asking, or external: not its own sub-agents' calls), while they wait. */
+  const descendantAsks = new Map<string, { reply_id: string; calls: ToolCallBlock[] }>()
+  const trackDescendant = (session_id: string, event: OutputEvent) => {
+    const type: string = event.type
+    const waits = descendantAsks.get(session_id)?.calls ?? []
+    const keep = (calls: ToolCallBlock[]) => (calls.length ? descendantAsks.set(session_id, { reply_id: event.reply_id, calls }) : descendantAsks.delete(session_id))
+    if (event.type === 'REQUIRE_USER_CONFIRM') keep([...waits, ...event.tool_calls])
+    else if (event.type === 'REQUIRE_EXTERNAL_EXECUTION' && typeof event.metadata.child_session_id !== 'string') keep([...waits, ...event.tool_calls])
+    else if (type === 'USER_CONFIRM_RESULT') keep(waits.filter((c) => c.state !== 'asking'))
+    else if (type === 'EXTERNAL_EXECUTION_RESULT') keep(waits.filter((c) => c.state === 'asking'))
+    else if (type === 'REPLY_START' || type === 'REPLY_END') descendantAsks.delete(session_id)
+  }
 
   const start = (metadata?: Record<string, unknown>): AgUiEvent[] => {
     if (started) return []
@@ -71,6 +90,11 @@ export const createAgUiRun = ({ threadId, runId, reply_id, externalCallIds = [] 
 
   const map = (event: OutputEvent): AgUiEvent[] => {
     if (ended) return []
+    const session_id = event.metadata?.session_id
+    if (typeof session_id === 'string' && session_id !== threadId) {
+      trackDescendant(session_id, event)
+      return []
+    }
     last = event
     const out = started ? [] : start(reply_id ? { reply_id } : { reply_id: event.reply_id })
     switch (event.type) {
@@ -164,6 +188,8 @@ export const createAgUiRun = ({ threadId, runId, reply_id, externalCallIds = [] 
         message: `Allow ${call.name} with ${call.input}?`, responseSchema: APPROVAL_SCHEMA,
       }))
       out.push(finished({ type: 'interrupt', interrupts }))
+    } else if (last?.type === 'REQUIRE_EXTERNAL_EXECUTION' && descendantAsks.size) {
+      out.push(finished({ type: 'interrupt', interrupts: descendantInterrupts([...descendantAsks].map(([session_id, asks]) => ({ session_id, ...asks }))) }))
     } else if (last?.type === 'REQUIRE_EXTERNAL_EXECUTION') {
       out.push(finished({ type: 'success', pendingToolCallIds: last.tool_calls.map((c) => c.id) }))
     } else if (last?.type === 'REPLY_END' && (last.finished_reason === 'error' || last.finished_reason === 'exceed_max_iters')) {
@@ -186,8 +212,39 @@ export const createAgUiRun = ({ threadId, runId, reply_id, externalCallIds = [] 
   return { start: () => start(reply_id ? { reply_id } : undefined), map, finish, fail, get ended() { return ended } }
 }
 
+/** The calls a sub-agent session waits on to be confirmed. */
+export interface DescendantAsks {
+  session_id: string
+  reply_id: string
+  calls: readonly ToolCallBlock[]
+}
+
+/**
+ * A sub-agent's waiting calls as interrupts, named with their session: an asking call is answered
+ * like the root's own (`{approved, editedArgs?}`), an external one with its result (`{output, error?}`).
+ */
+export const descendantInterrupts = (asks: readonly DescendantAsks[]): AgUiInterrupt[] =>
+  asks.flatMap(({ session_id, calls }) => calls.map((call): AgUiInterrupt => call.state === 'asking'
+    ? {
+        id: call.id, reason: 'tool_call', toolCallId: call.id,
+        message: `Allow ${call.name} with ${call.input}? (asked by the sub-agent of session ${session_id})`,
+        responseSchema: APPROVAL_SCHEMA, metadata: { session_id },
+      }
+    : {
+        id: call.id, reason: 'input_required', toolCallId: call.id,
+        message: `The result of ${call.name} with ${call.input}, for the sub-agent of session ${session_id}`,
+        responseSchema: RESULT_SCHEMA, metadata: { session_id },
+      }))
+
 const partType = (mediaType: string): 'image' | 'audio' | 'video' | 'document' =>
   mediaType.startsWith('image/') ? 'image' : mediaType.startsWith('audio/') ? 'audio' : mediaType.startsWith('video/') ? 'video' : 'document'
+
+/** What a resume payload of an external call's result looks like (`error: true`: the call failed, `output` says why). */
+export const RESULT_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  properties: { output: { type: 'string' }, error: { type: 'boolean' } },
+  required: ['output'],
+}
 
 /** What a resume payload of an approval looks like. */
 export const APPROVAL_SCHEMA: Record<string, unknown> = {

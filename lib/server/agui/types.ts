@@ -18,6 +18,7 @@ export interface AgUiInterrupt {
   toolCallId?: string
   message?: string
   responseSchema?: Record<string, unknown>
+  metadata?: Record<string, unknown>
 }
 
 export interface AgUiToolCall {

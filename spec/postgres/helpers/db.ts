@@ -53,8 +53,8 @@ export const dropSchemas = async (): Promise<void> => {
 }
 
 /** Runs SQL as the admin (terminating backends, altering tables behind the store's back). */
-export const admin = async <R extends object = Record<string, unknown>>(sql: string, values: unknown[] = []): Promise<R[]> => {
-  const client = new pg.Client({ connectionString: DATABASE_URL })
+export const admin = async <R extends object = Record<string, unknown>>(sql: string, values: unknown[] = [], url = DATABASE_URL): Promise<R[]> => {
+  const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
     return (await client.query<R>(sql, values)).rows

@@ -1,10 +1,11 @@
 // The AG-UI mapping of a reply's events (lib/server/agui/toAgUi.ts), run on real agents with
 // scripted models: every stream passes @ag-ui/client's verifyEvents and @ag-ui/core's schemas, and
-// each way a reply ends maps to the outcome of AG-UI.md's table.
+// each way a reply ends maps to the outcome of AG-UI.md's table; a tree of agents streamed with its
+// descendants maps to the lead's run, a sub-agent's waiting call (at any depth) to its interrupt.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { callTool, say, think, usage, UserConfirmResultEvent, UserMsg, type OutputEvent } from '../../../lib/index.js'
-import { createAgUiRun, resultMessageId } from '../../../lib/server/agui/toAgUi.js'
+import { agentTool, callTool, createAgent, say, scriptedModel, think, usage, UserConfirmResultEvent, UserMsg, type OutputEvent } from '../../../lib/index.js'
+import { APPROVAL_SCHEMA, createAgUiRun, resultMessageId } from '../../../lib/server/agui/toAgUi.js'
 import type { AgUiEvent } from '../../../lib/server/agui/types.js'
 import { makeAgent, probe, slowTool } from '../../helpers/fixtures.js'
 import { askingTool, externalTool } from '../../helpers/hitl.js'
@@ -142,6 +143,24 @@ test('fail() before anything was sent is a lone RUN_ERROR; after, it closes what
   await verify(out)
   assert.equal(aguiTypes(out).slice(-3), ['TEXT_MESSAGE_END', 'STEP_FINISHED', 'RUN_ERROR'])
   assert.equal(run.finish(), [], 'an ended run writes nothing more')
+})
+
+test("a tree streamed with its descendants: only the lead's events are the run's; a grandchild's asking call is the interrupt, named with its session", async () => {
+  const p = probe()
+  const leaf = agentTool({ name: 'dig', description: 'Digs', agent: { name: 'Leaf', tools: [askingTool(p)], model: scriptedModel([[...say('Digging. ', 2), ...callTool('d1', 'delete_file', { path: '/tmp/a' })], [...say('Dug.')]]) } })
+  const mid = agentTool({ name: 'research', description: 'R', agent: { name: 'Mid', tools: [leaf], model: scriptedModel([[...say('Delegating. '), ...callTool('m1', 'dig', { task: 'dig' })], [...say('Done digging.')]]) } })
+  const lead = createAgent({ name: 'Lead', tools: [mid], model: scriptedModel([[...say('On it.'), ...callTool('c1', 'research', { task: 'go' })], [...say('Finished.')]]) })
+  const run = createAgUiRun({ threadId: lead.session_id, runId: 'run-1' })
+  const events = [...(await stream(lead.replyStream(UserMsg({ content: 'go' }), { descendants: true }))).flatMap((e) => run.map(e)), ...run.finish()]
+  await verify(events)
+  assert.equal(events.filter((e) => e.type === 'TEXT_MESSAGE_CONTENT').map((e) => e.delta), ['On it.'], "the sub-agents' own text is not the lead's message")
+  assert.equal(events.filter((e) => e.type === 'TOOL_CALL_START').map((e) => e.toolCallName), ['research'])
+  const leafAgent = lead.children()[0].children()[0]
+  assert.equal(events.at(-1)!.outcome, {
+    type: 'interrupt',
+    interrupts: [{ id: 'd1', reason: 'tool_call', toolCallId: 'd1', message: `Allow delete_file with {"path":"/tmp/a"}? (asked by the sub-agent of session ${leafAgent.session_id})`, responseSchema: APPROVAL_SCHEMA, metadata: { session_id: leafAgent.session_id } }],
+  })
+  assert.equal(p.started, [])
 })
 
 test.run()

@@ -1,9 +1,11 @@
 // The agent the browser specs and the web benchmark serve: a scripted model that acts on the last
-// user message ("hello", "long", "slow tool", "approve", "external", "image", "stream N"), and
-// tools for each case: a slow streaming tool, a tool that asks, an external tool, an image tool.
+// user message ("hello", "long", "slow tool", "approve", "external", "image", "delegate", "delegate
+// twice", "stream N"),
+// and tools for each case: a slow streaming tool, a tool that asks, an external tool, an image tool,
+// a sub-agent (research) whose agent reports, asks to send an email, and reports again.
 import { z } from 'zod'
 import {
-  callTool, defineTool, say, scriptedModel, usage,
+  agentTool, callTool, defineTool, say, scriptedModel, usage,
   type AgentOptions, type ModelRequest, type ScriptStep, type Tool,
 } from '../../../lib/index.js'
 import { sleep } from '../../../lib/abort.js'
@@ -45,11 +47,34 @@ const turn = (request: ModelRequest): ScriptStep[] => {
     case 'approve': return [...say('I will send it.'), ...callTool(id, 'send_email', { to: 'ann@example.com', subject: 'Hi' }, 3), usage(10, 6)]
     case 'external': return [...callTool(id, 'pick_color', { palette: 'warm' }, 2), usage(10, 4)]
     case 'image': return [...callTool(id, 'draw', { shape: 'square' }), usage(10, 4)]
+    case 'delegate': return [...say('Asking the researcher.'), ...callTool(id, 'research', { task: 'tell Ann' }, 2), usage(10, 4)]
+    case 'delegate twice': return [...callTool(id, 'research', { task: 'tell Ann and Bob' }), usage(10, 4)]
     default: return [{ type: 'thinking', delta: 'The user greets me.' }, ...paced('Hello! I am a scripted agent.', 6, 60), usage(12, 7)]
   }
 }
 
-export const playbookTools = (): Tool[] => [
+/**
+ * The research sub-agent: it reports, asks to send an email (the parent's page answers), then reports
+ * the outcome; asked to tell Bob too, it asks again (a second pause the parent's log does not show).
+ */
+const researcher = (email: Tool) => agentTool({
+  name: 'research', description: 'A sub-agent that researches and reports',
+  agent: ({ task }) => ({
+    name: 'Researcher', tools: [email],
+    model: scriptedModel([
+      [...paced('Checking the calendar. ', 3, 20), ...callTool('sub-email', 'send_email', { to: 'ann@example.com', subject: 'Found it' })],
+      ...(task.includes('Bob') ? [[...say('Ann is told. '), ...callTool('sub-email-2', 'send_email', { to: 'bob@example.com', subject: 'Found it' })]] : []),
+      (request: ModelRequest) => afterTools(request)!,
+    ]),
+  }),
+})
+
+export const playbookTools = (): Tool[] => {
+  const tools = baseTools()
+  return [...tools, researcher(tools[1])]
+}
+
+const baseTools = (): Tool[] => [
   defineTool({
     name: 'slow_search', description: 'Streams findings slowly', input: z.object({ query: z.string() }),
     execute: async function* ({ query }, { signal }) {

@@ -1,0 +1,86 @@
+// How a sub-agent's text reaches its parent's call: the child's reply is followed synchronously,
+// and the text deltas of one task (a network read, one event-loop turn) become one chunk of the
+// call's output (one TOOL_RESULT_TEXT_DELTA in the parent's log), as the store publishes one state
+// per run of deltas. Nothing is lost to the batching: the child's end, its pause and its failure
+// flush first, and a Stop of the parent flushes before its INTERRUPT_REQUESTED (`flushChildText`,
+// called by the agent's cancel), so the interrupted call holds every word the child produced (and
+// the result of a child that ended just before).
+import { Observable } from 'rxjs'
+import type { AgentEvent, ReplyEndEvent } from '../events.js'
+import { afterThisTask } from '../store.js'
+import type { ToolResultObject } from '../tools.js'
+
+/** The flushes of the sub-agent calls running in each parent (keyed weakly, like the tree's links). */
+const flushes = new WeakMap<object, Set<() => void>>()
+
+/** Hands the text each running sub-agent call of `parent` holds to that call now (before a Stop closes them). */
+export const flushChildText = (parent: object): void => {
+  const list = flushes.get(parent)
+  if (list) for (const flush of [...list]) flush()
+}
+
+/**
+ * The output of a call of `parent` that runs a child's reply: the child's text as it comes
+ * (`text: false` for a structured output, whose value is the result), then `finish(end)` (null when
+ * the reply parked instead of ending). Subscribing starts the reply; unsubscribing stops it.
+ */
+export const childOutput$ = (
+  parent: object, reply$: () => Observable<AgentEvent>, text: boolean, finish: (end: ReplyEndEvent | null) => ToolResultObject,
+): Observable<string | ToolResultObject> =>
+  new Observable((subscriber) => {
+    let held = ''
+    let due = false
+    // The call's end, once the child's reply is over: given after the delivery of the child's last
+    // event (so the child's REPLY_END reaches every listener before the parent records the result),
+    // or at once by a flush (a Stop of the parent then finds the call answered).
+    let ending: (() => void) | null = null
+    const flush = () => {
+      due = false
+      if (held) {
+        const chunk = held
+        held = ''
+        subscriber.next(chunk)
+      }
+      const end = ending
+      ending = null
+      end?.()
+    }
+    const flushLater = () => {
+      if (due) return
+      due = true
+      afterThisTask(flush)
+    }
+    const endWith = (end: () => void) => {
+      ending = end
+      queueMicrotask(flush)
+    }
+    let list = flushes.get(parent)
+    if (!list) flushes.set(parent, (list = new Set()))
+    list.add(flush)
+    let end: ReplyEndEvent | null = null
+    const run = reply$().subscribe({
+      next: (event) => {
+        if (event.type === 'TEXT_BLOCK_DELTA') {
+          if (!text) return
+          held += event.delta
+          flushLater()
+        } else if (event.type === 'REPLY_END') end = event
+      },
+      error: (error: unknown) => endWith(() => subscriber.error(error)),
+      complete: () => endWith(() => {
+        let result: ToolResultObject
+        try {
+          result = finish(end)
+        } catch (error) {
+          return subscriber.error(error)
+        }
+        subscriber.next(result)
+        subscriber.complete()
+      }),
+    })
+    return () => {
+      list.delete(flush)
+      if (!list.size) flushes.delete(parent)
+      run.unsubscribe()
+    }
+  })
