@@ -32,6 +32,7 @@ import { descendantEvents$ } from './subagents/descendants.js'
 import { flushChildText } from './subagents/childText.js'
 import { childLinks } from './subagents/links.js'
 import { reviveSubagents } from './subagents/revive.js'
+import type { SubagentLogs } from './subagents/childLogs.js'
 import { ownerOfCall, ownerOfReply, replyTreeUsage, treeRunning, treeWaitingFor, type CallRef } from './subagents/tree.js'
 import { runtimeHintSettings, type RuntimeHintOptions } from './runtime/hints.js'
 
@@ -60,6 +61,8 @@ export interface AgentOptions {
    */
   runtimeHints?: boolean | RuntimeHintOptions
   clock?: Clock
+  /** Where the logs of the sub-agents this agent's agent tools start go (a hub gives its store's sessions; default: in memory). */
+  subagentLogs?: SubagentLogs
 }
 
 /** A user message (a string, `{ role: 'user', content }` or a full Msg) or an input event. */
@@ -72,6 +75,8 @@ export class Agent {
   /** The current state at once, then the state after every event; the deltas streamed within one task give one state, their newest. */
   readonly state$: Observable<AgentState>
   readonly interruptText: string
+  /** Where the sub-agents of this agent (and theirs) keep their logs (AgentOptions.subagentLogs), or null: in memory. */
+  readonly subagentLogs: SubagentLogs | null
   private readonly store: Store
   private readonly logStore: LogStore
   private readonly deps: AgentDeps
@@ -93,6 +98,7 @@ export class Agent {
     const session_id = options.session_id ?? restored.session_id ?? clock.id()
     this.name = name
     this.interruptText = options.interruptText ?? DEFAULT_INTERRUPT_TEXT
+    this.subagentLogs = options.subagentLogs ?? null
     this.logStore = log
     this.tools = new Map(tools.map((t) => [t.name, t]))
     this.output = options.output ?? null

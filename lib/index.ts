@@ -25,6 +25,8 @@ export { stateAt, fork, type ForkOptions, type LogSource } from './timeTravel.js
 export { checkLog, type Finding, type LogCheck } from './logCheck.js'
 export { createHub } from './hub/hub.js'
 export { memoryStore } from './stores/memory.js'
+export { sessionTree, followTree, type SessionTree } from './hub/tree.js'
+export { forkTree } from './hub/forkTree.js'
 export type { Hub, HubOptions, SessionHandle, SessionInfo, SessionStore, SessionRouting, SessionOwner, Page } from './hub/types.js'
 export type { Command as SessionCommand } from './hub/commands.js'
 export { createServer, DEFAULT_LIMITS, type ServerOptions, type FetchHandler, type ServerLimits } from './server/index.js'

@@ -2,7 +2,7 @@
 // the live agent when this process owns the session (opening it on demand); commands go through
 // the hub's `run`, which routes them to the owner elsewhere. `state()` of a session nobody here
 // holds is folded from the store (from its snapshot, when the store keeps one).
-import type { Observable } from 'rxjs'
+import { defer, mergeAll, type Observable } from 'rxjs'
 import type { AgentEvent, OutputEvent } from '../events.js'
 import type { Msg } from '../messages.js'
 import type { ReplyOptions } from '../replyRun.js'
@@ -12,6 +12,7 @@ import type { AgentState } from '../../reducers/state.js'
 import { toMessage } from './commands.js'
 import { isBusyElsewhere, type HubCore } from './hub.js'
 import { remoteReply } from './remoteReply.js'
+import { followTree, sessionTree } from './tree.js'
 import type { SessionHandle } from './types.js'
 
 /** The live session for a reply, or null when another process owns it (and the store can route). */
@@ -83,6 +84,14 @@ const stream = (core: HubCore, session_id: string, input: AgentInput | string, o
   },
 })
 
+/** The live agent's state when this process holds the session, else folded from the store. */
+const stateOf = async (core: HubCore, session_id: string): Promise<AgentState> => {
+  const session = core.live(session_id)
+  if (session) return session.agent.state
+  const store = core.options.store
+  return store.state ? store.state(session_id) : replay(await store.read(session_id))
+}
+
 export const sessionHandle = (core: HubCore, session_id: string): SessionHandle => ({
   session_id,
   replyStream: (input, options) => stream(core, session_id, input, options),
@@ -103,11 +112,18 @@ export const sessionHandle = (core: HubCore, session_id: string): SessionHandle 
   approve: (tool_call_id, options = {}) => core.run(session_id, { op: 'approve', tool_call_id, input: options.input }),
   deny: (tool_call_id, reason) => core.run(session_id, { op: 'deny', tool_call_id, reason }),
   submitResult: (tool_call_id, result) => core.run(session_id, { op: 'submit', tool_call_id, result }),
-  async state(): Promise<AgentState> {
-    const session = core.live(session_id)
-    if (session) return session.agent.state
-    const store = core.options.store
-    return store.state ? store.state(session_id) : replay(await store.read(session_id))
+  state: () => stateOf(core, session_id),
+  follow(options = {}): Observable<AgentEvent> {
+    const { store } = core.options
+    if (!options.descendants) return store.follow(session_id, options)
+    const { fromSeq = 0 } = options
+    // Resuming: the sub-agents of the reply in progress started before `fromSeq` are followed too.
+    return fromSeq === 0 ? followTree(store, session_id) : defer(async () => followTree(store, session_id, { fromSeq, open: openSubagents(await stateOf(core, session_id)) })).pipe(mergeAll())
   },
-  follow: (options): Observable<AgentEvent> => core.options.store.follow(session_id, options),
+  tree: () => sessionTree(core.options.store, session_id),
 })
+
+/** The sub-agent sessions of the reply in progress (its tool results' `metadata.child_session_id`). */
+const openSubagents = (state: AgentState): string[] =>
+  state.status === 'idle' || !state.reply_msg ? []
+    : state.reply_msg.content.flatMap((b) => (b.type === 'tool_result' && typeof b.metadata.child_session_id === 'string' ? [b.metadata.child_session_id] : []))

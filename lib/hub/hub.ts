@@ -12,6 +12,10 @@ import { appliedBefore, execute, type Command } from './commands.js'
 import { sessionHandle } from './handle.js'
 import { LiveSessions, type LiveSession } from './live.js'
 import { DEFAULT_SWEEP_MS, startSweeper } from './sweeper.js'
+import { closeAll, openTreeLogs, SubagentSessions } from './subagents.js'
+import { openReply } from '../subagents/childLogs.js'
+import { treeRunning } from '../subagents/tree.js'
+import type { LogStore } from '../log.js'
 import type { Hub, HubOptions } from './types.js'
 
 export const DEFAULT_MAX_LIVE = 1000
@@ -67,20 +71,40 @@ export const createHub = (options: HubOptions): Hub => {
 
   const evict = (session: LiveSession): Promise<void> => {
     if (!live.delete(session)) return closing.get(session.session_id) ?? Promise.resolve()
-    const done = session.agent.close().catch(() => undefined).finally(() => closing.delete(session.session_id))
+    // Closing the root's agent closes its sub-agents' (their logs released with it).
+    const done = session.agent.close().catch(() => undefined).finally(() => {
+      closing.delete(session.session_id)
+      subagents.forget(session)
+    })
     closing.set(session.session_id, done)
     return done
   }
   const live = new LiveSessions(maxLive, idleMs, evict)
+  // A sub-agent session held here answers routed requests like the root's (`server` is made below).
+  const subagents = new SubagentSessions(store, (session_id) => live.get(session_id), (session_id) => server?.opened(session_id))
+  /** The session held here: a root, or a sub-agent's held with its root. */
+  const held = (session_id: string) => live.get(session_id) ?? subagents.get(session_id)
 
-  const open = async (session_id: string): Promise<LiveSession> => {
+  const open = async (session_id: string, alone = false): Promise<LiveSession> => {
     await deleting.get(session_id)?.catch(() => undefined)
     await closing.get(session_id)
     const log = await store.open(session_id)
+    const reply = openReply(log)
+    // A sub-agent whose reply has not ended belongs to its tree: opening its root (up the tree)
+    // reopens it there, so it is never closed or resumed in a way its parent does not know.
+    if (reply?.parent && !alone) {
+      await log.close()
+      await core.acquire(reply.parent.session_id).catch(() => undefined)
+      return subagents.get(session_id) ?? open(session_id, true)
+    }
+    const children = new Map<string, LogStore>()
+    let reopened = new Map<string, LogStore>()
     try {
+      reopened = await openTreeLogs(store, reply?.children ?? [])
       const agentOptions = await options.agent(session_id)
-      const agent = createAgent({ ...agentOptions, log, session_id })
-      const session: LiveSession = { session_id, agent, log, users: 0, lastUsed: Date.now(), failed: false, unwatch: () => {} }
+      const subagentLogs = subagents.logsFor(session_id, children, reopened)
+      const agent = createAgent({ ...agentOptions, log, session_id, subagentLogs })
+      const session: LiveSession = { session_id, agent, log, users: 0, lastUsed: Date.now(), failed: false, unwatch: () => {}, children }
       session.unwatch = agent.onLogFailure(() => {
         session.failed = true
         void evict(session)
@@ -89,10 +113,14 @@ export const createHub = (options: HubOptions): Hub => {
       for (const listener of agentListeners) notify(listener, agent)
       live.trim()
       server?.opened(session_id)
+      for (const child of children.keys()) server?.opened(child)
       return session
     } catch (error) {
       await log.close().catch(() => undefined)
+      await closeAll(children)
       throw error
+    } finally {
+      await closeAll(reopened) // those the restored tree did not reopen
     }
   }
 
@@ -100,7 +128,7 @@ export const createHub = (options: HubOptions): Hub => {
     options,
     acquire(session_id) {
       if (closed) return Promise.reject(new AgentError('CLOSED', 'The hub is closed; create a new one.'))
-      const session = live.get(session_id)
+      const session = held(session_id)
       if (session && !session.failed) return Promise.resolve(session)
       let pending = opening.get(session_id)
       if (!pending) {
@@ -109,7 +137,7 @@ export const createHub = (options: HubOptions): Hub => {
       }
       return pending
     },
-    use: (session) => live.use(session),
+    use: (session) => live.use(session.root ?? session),
     async run(session_id, command) {
       let session: LiveSession
       try {
@@ -118,24 +146,24 @@ export const createHub = (options: HubOptions): Hub => {
         if (isBusyElsewhere(error) && store.routing) return store.routing.send(session_id, command, () => core.acquire(session_id).then(() => undefined))
         throw error
       }
-      const release = live.use(session)
+      const release = core.use(session)
       try {
         return await execute(session.agent, command)
       } finally {
         release()
       }
     },
-    live: (session_id) => live.get(session_id),
+    live: held,
   }
 
   // Requests routed here by other processes, for the sessions this hub holds.
   const server = store.routing?.serve({
-    has: (session_id) => !!live.get(session_id) && !live.get(session_id)!.failed,
-    sessions: () => live.values().map((s) => s.session_id),
+    has: (session_id) => !!held(session_id) && !held(session_id)!.failed,
+    sessions: () => [...live.values().map((s) => s.session_id), ...subagents.ids()],
     async run(session_id, command, request) {
-      const session = live.get(session_id)
+      const session = held(session_id)
       if (!session || session.failed) return null
-      const release = live.use(session)
+      const release = core.use(session)
       try {
         const earlier = await appliedBefore(session, request, () => store.read(session_id))
         return earlier ?? await execute(session.agent, command, request.id)
@@ -147,9 +175,11 @@ export const createHub = (options: HubOptions): Hub => {
 
   // A reply whose owner died: opening the session here closes it, then the session is let go.
   const reclaim = async (session_id: string) => {
-    if (live.get(session_id) || opening.has(session_id) || deleting.has(session_id)) return
-    const session = await core.acquire(session_id)
-    if (session.users === 0 && session.agent.state.status !== 'running') await evict(session)
+    if (held(session_id) || opening.has(session_id) || deleting.has(session_id)) return
+    // A sub-agent's session opens its tree's root: the root is what is let go.
+    const acquired = await core.acquire(session_id)
+    const session = acquired.root ?? acquired
+    if (session.users === 0 && !treeRunning(session.agent)) await evict(session)
   }
   const sweeper = sweepMs !== false && store.orphans ? startSweeper(sweepMs, () => store.orphans!({ limit: SWEEP_BATCH }), reclaim) : null
 

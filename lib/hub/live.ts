@@ -4,6 +4,7 @@
 // never while a reply of it runs or a caller is using it, and at once when its log has failed.
 import type { Agent } from '../agent.js'
 import type { LogStore } from '../log.js'
+import { treeRunning } from '../subagents/tree.js'
 
 export interface LiveSession {
   readonly session_id: string
@@ -15,6 +16,10 @@ export interface LiveSession {
   lastUsed: number
   failed: boolean
   unwatch: () => void
+  /** The logs of the sub-agents of this session's tree, open here with it (sessions of the same store), by session id. */
+  readonly children: Map<string, LogStore>
+  /** For a sub-agent's session: the live session of its tree's root, which holds it (and is what is used and closed). */
+  readonly root?: LiveSession
 }
 
 export class LiveSessions {
@@ -87,7 +92,7 @@ export class LiveSessions {
   }
 
   private closable(session: LiveSession): boolean {
-    return session.failed || (session.users === 0 && session.agent.state.status !== 'running')
+    return session.failed || (session.users === 0 && !treeRunning(session.agent))
   }
 
   private sweep() {

@@ -11,6 +11,7 @@ import { endedReplyMsg, type ReplyOptions } from '../replyRun.js'
 import { replay } from '../../reducers/root.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
 import type { HubCore } from './hub.js'
+import { followTree } from './tree.js'
 
 const replyOf = (caused: AgentEvent[]): string | null => {
   for (const event of caused) if (event.type === 'REPLY_START' || event.type === 'USER_CONFIRM_RESULT' || event.type === 'EXTERNAL_EXECUTION_RESULT') return event.reply_id
@@ -18,11 +19,12 @@ const replyOf = (caused: AgentEvent[]): string | null => {
 }
 
 /** The events of a session from `fromSeq` on, as an async iterator (the follow's events are queued). */
-const followQueue = (core: HubCore, session_id: string, fromSeq: number) => {
+const followQueue = (core: HubCore, session_id: string, fromSeq: number, descendants = false) => {
   const queue: AgentEvent[] = []
   let failure: unknown = null
   let wake: (() => void) | null = null
-  const subscription = core.options.store.follow(session_id, { fromSeq }).subscribe({
+  const { store } = core.options
+  const subscription = (descendants ? followTree(store, session_id, { fromSeq }) : store.follow(session_id, { fromSeq })).subscribe({
     next: (event) => { queue.push(event); wake?.() },
     error: (error) => { failure = error ?? new Error('follow failed'); wake?.() },
   })
@@ -41,11 +43,12 @@ export const remoteReply = (core: HubCore, session_id: string, input: AgentInput
   let end: ReplyEndEvent | null = null
   let reply_id: string | null = null
 
+  const descendants = options.descendants === true
   async function* events(): AsyncGenerator<OutputEvent> {
     const caused = await core.run(session_id, { op: 'input', input, externalTools: options.externalTools, metadata: inputMetadata(options) })
     reply_id = replyOf(caused)
     if (!reply_id || caused.length === 0) return
-    const follow = followQueue(core, session_id, (caused[0].metadata.seq as number) - 1)
+    const follow = followQueue(core, session_id, (caused[0].metadata.seq as number) - 1, options.descendants)
     let stopping: Promise<unknown> | null = null
     const stop = () => (stopping ??= core.run(session_id, { op: 'interrupt' }).catch(() => undefined))
     options.signal?.addEventListener('abort', stop)
@@ -53,6 +56,11 @@ export const remoteReply = (core: HubCore, session_id: string, input: AgentInput
     try {
       for (;;) {
         const event = await follow.next()
+        // With `descendants`, a sub-agent's events (tagged with their session) come as they are.
+        if (descendants && typeof event.metadata.session_id === 'string' && isOutputEvent(event)) {
+          yield event
+          continue
+        }
         if (!isOutputEvent(event) || event.reply_id !== reply_id) continue
         yield event
         if (event.type === 'REPLY_END') {

@@ -10,6 +10,7 @@ import type { Agent, AgentOptions, AgentInput } from '../agent.js'
 import type { ReplyOptions } from '../replyRun.js'
 import type { AgentState, ReplyStatus } from '../../reducers/state.js'
 import type { Command, RoutedRequest } from './commands.js'
+import type { SessionTree } from './tree.js'
 
 export interface SessionInfo {
   session_id: string
@@ -119,7 +120,14 @@ export interface SessionHandle {
   deny(tool_call_id: string, reason?: string): Promise<AgentEvent[]>
   submitResult(tool_call_id: string, result: unknown): Promise<AgentEvent[]>
   state(): Promise<AgentState>
-  follow(options?: { fromSeq?: number }): Observable<AgentEvent>
+  /**
+   * The session's events after `fromSeq`, then live ones. `descendants: true`: its sub-agents' events
+   * too (those whose call starts after `fromSeq`, and those of the reply in progress), each a copy
+   * tagged with its `metadata.session_id` (the session's own events are untagged).
+   */
+  follow(options?: { fromSeq?: number; descendants?: boolean }): Observable<AgentEvent>
+  /** The tree of sessions under this one (its sub-agents', theirs, ...), from the links in their logs. */
+  tree(): Promise<SessionTree>
 }
 
 export interface Hub {

@@ -55,6 +55,18 @@ export const listSessions = async (ctx: NativeContext, url: URL): Promise<Respon
 
 export const getState = async (ctx: NativeContext, handle: SessionHandle): Promise<Response> => json(await handle.state(), 200, ctx.headers)
 
+/** The sub-agent sessions of a session, each with its own nested (`{ items: SessionTree[] }`, from the links in the logs). */
+export const getChildren = async (ctx: NativeContext, handle: SessionHandle): Promise<Response> => json({ items: (await handle.tree()).children }, 200, ctx.headers)
+
+/** `?descendants=1` (or `true`): the sub-agents' events too, tagged with their `metadata.session_id`. */
+const descendantsOf = (url: URL, body?: Record<string, unknown>): boolean => {
+  const given = url.searchParams.get('descendants')
+  return given === '1' || given === 'true' || body?.descendants === true
+}
+
+/** A sub-agent's event (tagged with its session) has no `id:`: SSE ids are the followed session's own seqs. */
+const ownSeq = (event: AgentEvent, seq: number | undefined): number | undefined => (typeof event.metadata.session_id === 'string' ? undefined : seq)
+
 export const deleteSession = async (ctx: NativeContext, session_id: string): Promise<Response> => {
   await ctx.hub.delete(session_id)
   return new Response(null, { status: 204, headers: ctx.headers })
@@ -88,7 +100,7 @@ export const postInput = async (ctx: NativeContext, handle: SessionHandle, reque
 }
 
 /** Starts or resumes a reply and streams its output events; refusals answer before any byte of SSE. */
-export const postReply = async (ctx: NativeContext, handle: SessionHandle, request: Request): Promise<Response> => {
+export const postReply = async (ctx: NativeContext, handle: SessionHandle, request: Request, url: URL): Promise<Response> => {
   const body = object(await readJson(request, ctx.limits.bodyBytes), 'The body of POST /sessions/:id/replies')
   if (body.input === undefined) throw new AgentError('INVALID_INPUT', 'POST /sessions/:id/replies needs { "input": <a message, a string or an input event> }.')
   checkInputSize(body.input, ctx.limits.messageBytes)
@@ -96,7 +108,7 @@ export const postReply = async (ctx: NativeContext, handle: SessionHandle, reque
   let iterator: AsyncIterator<OutputEvent>
   let first: IteratorResult<OutputEvent>
   try {
-    iterator = handle.replyStream(inputOf(body.input), traceOptions(request))[Symbol.asyncIterator]()
+    iterator = handle.replyStream(inputOf(body.input), { ...traceOptions(request), descendants: descendantsOf(url, body) })[Symbol.asyncIterator]()
     first = await iterator.next()
   } catch (error) {
     release()
@@ -108,7 +120,7 @@ export const postReply = async (ctx: NativeContext, handle: SessionHandle, reque
     start(sink) {
       void (async () => {
         try {
-          for (let next = first; !next.done; next = await iterator.next()) sink.send(next.value, durableSeq(next.value))
+          for (let next = first; !next.done; next = await iterator.next()) sink.send(next.value, ownSeq(next.value, durableSeq(next.value)))
         } catch (error) {
           sink.fail(errorBody(ctx, error))
         } finally {
@@ -144,8 +156,8 @@ export const followEvents = async (ctx: NativeContext, handle: SessionHandle, re
     keepAliveMs: ctx.limits.keepAliveMs,
     highWaterBytes: ctx.limits.sseHighWaterBytes,
     start(sink) {
-      const subscription = handle.follow({ fromSeq }).subscribe({
-        next: (event) => sink.send(event, seqOf(event)),
+      const subscription = handle.follow({ fromSeq, descendants: descendantsOf(url) }).subscribe({
+        next: (event) => sink.send(event, ownSeq(event, seqOf(event))),
         error: (error) => sink.fail(errorBody(ctx, error)),
         complete: () => sink.close(),
       })

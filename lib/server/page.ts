@@ -1,10 +1,11 @@
 // Two routes the web page needs beyond the native API, served when createServer is given `page`:
 // GET /sessions/:id/tools (each tool's name, description, input JSON Schema and whether it is
 // external: the approval form checks edited arguments against it) and POST /sessions/:id/fork
-// { seq } (a new session going on from the state after event `seq`, made by timeTravel's fork).
+// { seq } (a new session going on from the state after event `seq`, made by timeTravel's fork, with
+// its sub-agent sessions forked as they were then: lib/hub/forkTree.ts).
 import { AgentError, describe } from '../errors.js'
 import type { HubOptions, SessionStore } from '../hub/types.js'
-import { fork } from '../timeTravel.js'
+import { forkTree } from '../hub/forkTree.js'
 import { json, readJson } from './http.js'
 
 export interface PageRoutesOptions {
@@ -22,13 +23,10 @@ export const sessionTools = async (page: PageRoutesOptions, session_id: string, 
 
 export const forkSession = async (page: PageRoutesOptions, session_id: string, request: Request, bodyBytes: number, headers: Record<string, string>): Promise<Response> => {
   const body = (await readJson(request, bodyBytes)) as { seq?: unknown } | null
-  const events = await page.store.read(session_id)
   const seq = body?.seq
-  if (!Number.isInteger(seq) || (seq as number) < 0 || (seq as number) > events.length)
-    throw new AgentError('INVALID_INPUT', `POST /sessions/:id/fork needs { "seq": n } with n from 0 to ${events.length} (the session's last event); received ${describe(seq)}.`)
-  const info = await page.store.create({ metadata: { forked_from: session_id, from_seq: seq } })
-  const log = await page.store.open(info.session_id)
-  const agent = fork(events, seq as number, { ...(await page.agent(info.session_id)), log, session_id: info.session_id })
-  await agent.close()
-  return json({ session_id: info.session_id }, 201, headers)
+  const { last_seq } = await page.store.info(session_id)
+  if (!Number.isInteger(seq) || (seq as number) < 0 || (seq as number) > last_seq)
+    throw new AgentError('INVALID_INPUT', `POST /sessions/:id/fork needs { "seq": n } with n from 0 to ${last_seq} (the session's last event); received ${describe(seq)}.`)
+  // The session's sub-agent sessions are forked with it, as they were at that point (lib/hub/forkTree.ts).
+  return json({ session_id: await forkTree(page.store, session_id, seq as number, page.agent) }, 201, headers)
 }

@@ -17,6 +17,8 @@ import { treeUsage } from './tree.js'
 import { answerWhenPaused, watchParkedCall } from './parkedCall.js'
 import { childOutput$ } from './childText.js'
 import { registerReviver } from './revive.js'
+import { openReply } from './childLogs.js'
+import { Observable, type Subscription } from 'rxjs'
 import type { LogStore } from '../log.js'
 import type { AgentEvent } from '../events.js'
 
@@ -62,27 +64,45 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
   if (!Number.isInteger(maxDepth) || maxDepth < 1)
     throw new AgentError('INVALID_OPTION', `agentTool("${name}"): maxDepth must be a whole number of at least 1; received ${String(maxDepth)}.`)
   const prompt = options.prompt ?? ((value: unknown) => (isTask(value) ? value.task : JSON.stringify(value)))
-  const optionsFor = (value: unknown, context: ToolContext): AgentOptions => {
+  // The child's log: the tool's `log` option, else where the parent's tree keeps them (a hub's
+  // store: AgentOptions.subagentLogs, passed on down the tree), else in memory.
+  const optionsFor = (value: unknown, context: ToolContext, log: LogStore | null): AgentOptions => {
     const made = typeof options.agent === 'function' ? options.agent(value, context) : options.agent
+    const subagentLogs = (context.agent as Agent | undefined)?.subagentLogs ?? undefined
+    return { ...made, session_id: childSessionOf(context), ...(log && { log }), ...(subagentLogs && { subagentLogs }) }
+  }
+  /** A new child's options; a promise while its log is opened (a hub's store). */
+  const newChild = (value: unknown, context: ToolContext): AgentOptions | Promise<AgentOptions> => {
     const session_id = childSessionOf(context)
-    return { ...made, session_id, ...(options.log && { log: options.log(session_id) }) }
+    const logs = (context.agent as Agent | undefined)?.subagentLogs
+    if (options.log || !logs) return optionsFor(value, context, options.log ? options.log(session_id) : null)
+    const { reply_id = '', session_id: parent = '', tool_call_id } = context
+    return logs.open(session_id, { session_id: parent, reply_id, tool_call_id }).then((log) => optionsFor(value, context, log))
   }
   const tool = defineTool({
     name, description, input, concurrencySafe: options.concurrencySafe, permission: options.permission,
     startMetadata: (_call, clock) => ({ child_session_id: clock.id() }),
-    execute: (value, context) => runChild(name, () => optionsFor(value, context), prompt(value), output, maxDepth, context),
+    execute: (value, context) => runChild(name, () => newChild(value, context), prompt(value), output, maxDepth, context),
   })
   // A parked child reopened from its log: linked and watched again, or (its reply ended meanwhile:
   // a crash closed it, or it was answered before the parent recorded it) its outcome answers the call.
   registerReviver<Agent>(tool, (parent, { reply_id, tool_call_id, child_session_id, input: json, cut }) => {
-    if (!options.log) return null
     const value = input.safeParse(parseJson(json))
     if (!value.success) return null
+    const log = options.log ? options.log(child_session_id) : parent.subagentLogs?.reopen(child_session_id)
+    if (!log) return null
     const context: ToolContext = { signal: new AbortController().signal, tool_call_id, reply_id, session_id: parent.session_id, agent: parent, metadata: { child_session_id } }
-    const child = createAgent(optionsFor(value.data, context))
+    const wasOpen = openReply(log) !== null
+    const child = createAgent(optionsFor(value.data, context, log))
     linkChild(parent, { agent: child, reply_id, tool_call_id })
     // Cut by a crash: reopening closed the child's reply; the parent closes the call next.
     if (cut) return child
+    // The child ran (resumed) while its parent waited, and a crash cut it: the tree was running, so
+    // it is closed as a Stop would close it: the parent's reply is interrupted too (not resumed).
+    if (wasOpen && child.state.status === 'idle') {
+      void parent.interrupt()
+      return child
+    }
     const childReply = child.state.reply_id
     const text = childReply ? textSinceFirstPark(child.log, childReply) : ''
     const result = (end: ReplyEndEvent, after: string) => outcome(child, end, after, output !== undefined)
@@ -95,7 +115,7 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
 }
 
 function runChild(
-  toolName: string, options: () => AgentOptions, task: string, output: z.ZodType | undefined, maxDepth: number, context: ToolContext,
+  toolName: string, options: () => AgentOptions | Promise<AgentOptions>, task: string, output: z.ZodType | undefined, maxDepth: number, context: ToolContext,
 ): ToolOutput {
   const { agent: parent, reply_id, session_id, tool_call_id } = context
   if (!(parent instanceof Agent) || !reply_id || !session_id)
@@ -105,7 +125,29 @@ function runChild(
     const message = `MAX_DEPTH: the sub-agent "${toolName}" would run at depth ${depth}, deeper than its maxDepth ${maxDepth}. Do the task without delegating it further.`
     return { output: `Error: ${message}`, state: 'error', metadata: { error: { code: 'MAX_DEPTH', message } } }
   }
-  const child = createAgent(options())
+  const made = options()
+  if (made instanceof Promise) return afterOpening(made, (ready) => startChild(parent, ready, task, output, context))
+  return startChild(parent, made, task, output, context)
+}
+
+/** The call's output once its child's log is open (a hub's store); stopped meanwhile, the log is released and nothing runs. */
+const afterOpening = (made: Promise<AgentOptions>, start: (options: AgentOptions) => Observable<string | ToolResultObject>): Observable<string | ToolResultObject> =>
+  new Observable((subscriber) => {
+    let stopped = false
+    let inner: Subscription | null = null
+    made.then((options) => {
+      if (stopped) return void options.log?.close().catch(() => undefined)
+      inner = start(options).subscribe(subscriber)
+    }, (error: unknown) => subscriber.error(error))
+    return () => {
+      stopped = true
+      inner?.unsubscribe()
+    }
+  })
+
+const startChild = (parent: Agent, options: AgentOptions, task: string, output: z.ZodType | undefined, context: ToolContext): Observable<string | ToolResultObject> => {
+  const { reply_id = '', session_id = '', tool_call_id } = context
+  const child = createAgent(options)
   linkChild(parent, { agent: child, reply_id, tool_call_id })
   // The child's text joins the call's result as it comes (see childText.ts). Stopping the parent
   // unsubscribes the call's output, which interrupts the child's reply synchronously.

@@ -1,11 +1,11 @@
 // A stateless scripted model for session specs, where an agent is recreated whenever a hub reopens
 // its session (even in another process): each answer depends only on the request. The last user
 // message picks the turn: "ask ..." calls a tool that needs a confirmation, "ext ..." an external
-// tool, "slow ..." a tool that waits, "stream N" streams N deltas 5 ms apart, "fail" fails the
+// tool, "slow ..." a tool that waits, "delegate TASK" a sub-agent (sessionTreeAgent) given TASK, "asklong N" (sessionTreeAgent) a tool that asks, then waits N ms, "stream N" streams N deltas 5 ms apart, "fail" fails the
 // call; after a tool result it answers "done"; anything else is answered "ok: TEXT".
 import { z } from 'zod'
 import { sleep } from '../../lib/abort.js'
-import { defineTool, ModelError, type ChatModel, type ModelChunk, type Msg, type Tool } from '../../lib/index.js'
+import { agentTool, defineTool, ModelError, type ChatModel, type ModelChunk, type Msg, type Tool } from '../../lib/index.js'
 
 const lastText = (msg: Msg | undefined): string =>
   msg?.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('') ?? ''
@@ -21,8 +21,10 @@ export const sessionModel = (deltaMs = 5): ChatModel => ({
     }
     const text = lastText(last)
     const id = `c-${last?.id ?? 'x'}`
-    if (text.startsWith('ask')) yield chunk({ type: 'tool_call', id, name: 'delete_file', delta: JSON.stringify({ path: text.slice(4) || '/tmp/x' }) })
+    if (text.startsWith('asklong')) yield chunk({ type: 'tool_call', id, name: 'slow_delete', delta: JSON.stringify({ ms: Number(text.slice(8)) || 2000 }) })
+    else if (text.startsWith('ask')) yield chunk({ type: 'tool_call', id, name: 'delete_file', delta: JSON.stringify({ path: text.slice(4) || '/tmp/x' }) })
     else if (text.startsWith('ext')) yield chunk({ type: 'tool_call', id, name: 'lookup', delta: JSON.stringify({ q: text.slice(4) }) })
+    else if (text.startsWith('delegate ')) yield chunk({ type: 'tool_call', id, name: 'delegate', delta: JSON.stringify({ task: text.slice(9) }) })
     else if (text.startsWith('slow')) yield chunk({ type: 'tool_call', id, name: 'slow', delta: JSON.stringify({ ms: Number(text.slice(5)) || 2000 }) })
     else if (text === 'fail') throw new ModelError({ type: 'rate_limit', message: 'Too many requests' })
     else if (text.startsWith('stream')) {
@@ -50,3 +52,20 @@ export const sessionTools = (): Tool[] => [
 
 /** The agent options a hub gives every session in the specs. */
 export const sessionAgent = (deltaMs = 5) => () => ({ name: 'Friday', model: sessionModel(deltaMs), tools: sessionTools() })
+
+/** The tools of sessionTools, `slow_delete` (asks, then waits) and `delegate`, a sub-agent with the same model and tools (so "delegate delegate slow 60000" is a tree of depth 2). */
+export const sessionTreeTools = (deltaMs = 5): Tool[] => {
+  const tools: Tool[] = sessionTools()
+  tools.push(defineTool({
+    name: 'slow_delete', description: 'Asks, then waits', input: z.object({ ms: z.number() }), permission: 'ask',
+    execute: async ({ ms }, { signal }) => {
+      await sleep(ms, signal)
+      return 'deleted slowly'
+    },
+  }))
+  tools.push(agentTool({ name: 'delegate', description: 'Hands a task to a sub-agent', agent: () => ({ name: 'Helper', model: sessionModel(deltaMs), tools }) }))
+  return tools
+}
+
+/** The agent options of a hub whose sessions can delegate (sessionTreeTools). */
+export const sessionTreeAgent = (deltaMs = 5) => () => ({ name: 'Friday', model: sessionModel(deltaMs), tools: sessionTreeTools(deltaMs) })

@@ -37,10 +37,10 @@ export interface HubChild {
 
 let nextId = 1
 
-/** A hub child on `schema` of DATABASE_URL, or on the store named `schema` at a nats:// `url`. */
-export const startHubChild = async (schema: string, url = DATABASE_URL): Promise<HubChild> => {
+/** A hub child on `schema` of DATABASE_URL, or on the store named `schema` at a nats:// `url`; `kind: 'tree'`: its agent delegates (sessionTreeAgent). */
+export const startHubChild = async (schema: string, url = DATABASE_URL, kind?: 'tree'): Promise<HubChild> => {
   const args = await childArgs()
-  const child: ChildProcess = spawn(process.execPath, [...args, schema, url], { stdio: ['pipe', 'pipe', 'pipe'] })
+  const child: ChildProcess = spawn(process.execPath, [...args, schema, url, ...(kind ? [kind] : [])], { stdio: ['pipe', 'pipe', 'pipe'] })
   const lines: Line[] = []
   const watchers: { match: (l: Line) => boolean; resolve: (l: Line) => void }[] = []
   let buffer = ''
@@ -86,8 +86,8 @@ export interface ChildrenOfTest {
   /** The test's store, on a schema of its own. */
   readonly store: PostgresStore
   readonly schema: string
-  /** Starts a hub child on the test's schema. */
-  child(): Promise<HubChild>
+  /** Starts a hub child on the test's schema (`kind: 'tree'`: its agent delegates). */
+  child(kind?: 'tree'): Promise<HubChild>
   /** SIGKILLs a child (it is no longer killed after the test). */
   kill(c: HubChild): Promise<void>
   /** Kills every child started so far. */
@@ -115,8 +115,8 @@ export const withChildren = (test: Test): ChildrenOfTest => {
     get schema() {
       return schema
     },
-    async child() {
-      const c = await startHubChild(schema)
+    async child(kind) {
+      const c = await startHubChild(schema, undefined, kind)
       children.push(c)
       return c
     },

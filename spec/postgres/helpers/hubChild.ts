@@ -6,11 +6,12 @@
 import readline from 'node:readline'
 import { createHub, type AgentError } from '../../../lib/index.js'
 import { open as openLog } from './childStore.js'
-import { sessionAgent } from '../../helpers/sessionModel.js'
+import { sessionAgent, sessionTreeAgent } from '../../helpers/sessionModel.js'
 
-const [schema, url] = process.argv.slice(2)
+const [schema, url, kind] = process.argv.slice(2)
 const { store, pgStore } = openLog(url, schema)
-const hub = createHub({ store, agent: sessionAgent(5) })
+// `tree`: the sessions' agent can delegate to sub-agents (sessionTreeAgent).
+const hub = createHub({ store, agent: kind === 'tree' ? sessionTreeAgent(5) : sessionAgent(5) })
 const out = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`)
 
 interface Request { id: number; op: string; session: string; input?: string; count?: number }

@@ -1,0 +1,84 @@
+// Sub-agents in a hub: every sub-agent a session's tree starts is a session of the hub's store
+// (created with `metadata.parent`), opened by the process that owns the root and held with it. The
+// root's agent gets a SubagentLogs that creates and opens them (AgentOptions.subagentLogs); reopening
+// a root restores its tree: the logs of the sub-agents its unfinished reply waits for are opened
+// first (revival is synchronous), deepest last. A command for a sub-agent's session goes to the
+// sub-agent agent inside its root's live session, here or routed to the root's owner.
+import type { LogStore } from '../log.js'
+import { openReply, type SubagentLogs } from '../subagents/childLogs.js'
+import { findSession } from '../subagents/tree.js'
+import type { LiveSession } from './live.js'
+import type { SessionStore } from './types.js'
+
+/** Opens the logs of the sub-agent sessions `ids` and of theirs, recursively, until a reply ended; closes them all if one fails. */
+export const openTreeLogs = async (store: SessionStore, ids: readonly string[], opened = new Map<string, LogStore>()): Promise<Map<string, LogStore>> => {
+  try {
+    for (const id of ids) {
+      if (opened.has(id)) continue
+      const log = await store.open(id)
+      opened.set(id, log)
+      await openTreeLogs(store, openReply(log)?.children ?? [], opened)
+    }
+    return opened
+  } catch (error) {
+    await closeAll(opened)
+    throw error
+  }
+}
+
+export const closeAll = async (logs: Map<string, LogStore>): Promise<void> => {
+  await Promise.allSettled([...logs.values()].map((log) => log.close()))
+  logs.clear()
+}
+
+/** The sub-agent sessions held by the live roots of one hub. */
+export class SubagentSessions {
+  /** Sub-agent session id -> the session id of its tree's root. */
+  private readonly rootOf = new Map<string, string>()
+
+  /** `started`: a new sub-agent session is held here (its agent linked once this turn is over). */
+  constructor(private readonly store: SessionStore, private readonly live: (session_id: string) => LiveSession | undefined, private readonly started: (session_id: string) => void) {}
+
+  /** The SubagentLogs of root session `root_id`, whose sub-agent logs go to `children`; `reopened` holds those opened beforehand. */
+  logsFor(root_id: string, children: Map<string, LogStore>, reopened: Map<string, LogStore>): SubagentLogs {
+    const adopt = (session_id: string, log: LogStore) => {
+      children.set(session_id, log)
+      this.rootOf.set(session_id, root_id)
+      return log
+    }
+    return {
+      open: async (session_id, parent) => {
+        await this.store.create({ session_id, metadata: { parent } })
+        const log = adopt(session_id, await this.store.open(session_id))
+        setTimeout(() => this.started(session_id), 0)
+        return log
+      },
+      reopen: (session_id) => {
+        const log = reopened.get(session_id)
+        if (!log) return null
+        reopened.delete(session_id)
+        return adopt(session_id, log)
+      },
+    }
+  }
+
+  /** A sub-agent's session held here with its live root, as a session of its own (used through its root). */
+  get(session_id: string): LiveSession | undefined {
+    const root_id = this.rootOf.get(session_id)
+    const root = root_id === undefined ? undefined : this.live(root_id)
+    const log = root?.children.get(session_id)
+    const agent = root && log ? findSession(root.agent, session_id) : undefined
+    if (!root || !log || !agent || agent.failure) return undefined
+    return { session_id, agent, log, users: 0, lastUsed: root.lastUsed, failed: root.failed, unwatch: () => {}, children: new Map(), root }
+  }
+
+  /** The sub-agent sessions held here. */
+  ids(): string[] {
+    return [...this.rootOf.keys()].filter((id) => this.get(id))
+  }
+
+  /** The root `root` was closed: its sub-agents' sessions with it. */
+  forget(root: LiveSession): void {
+    for (const id of root.children.keys()) this.rootOf.delete(id)
+  }
+}
