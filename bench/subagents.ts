@@ -3,10 +3,15 @@
 // a child (its log and its parent's call both record it) against a top-level agent streaming the same
 // deltas, end to end, wall and CPU time, with every delta in one task and with one delta per task; (c) heap kept per
 // finished child reachable from its parent, early and late in a long-lived parent. Prints figures
-// and ratios measured in this run; asserts nothing about time.
+// and ratios measured in this run; asserts nothing about time. (d) Stop of the same tree on
+// PostgreSQL with the Stop sent from another process (bench/postgres/tree.ts; skipped when the
+// server at DATABASE_URL is down).
 import { z } from 'zod'
 import { sleep } from '../lib/abort.js'
 import { agentTool, callTool, createAgent, defineTool, say, type Agent, type ChatModel, type ModelChunk, type Tool } from '../lib/index.js'
+import { treeStopLatency } from './postgres/tree.js'
+import { DATABASE_URL, dropSchemas } from './postgres/shared.js'
+import pg from 'pg'
 import { cpuNow, fastModel, line, median, now, onePerTask, ratio, textDeltas, us, type Figure } from './helpers.js'
 
 /** A model that streams text until it is stopped, one delta per millisecond. */
@@ -168,3 +173,26 @@ if (globalThis.gc) {
   for (const { at, bytes } of perChild) line(`children ${at - 199}-${at}`, `${(bytes / 1024).toFixed(1)} KiB/child`)
   line('ratio last / first window', `${(perChild.at(-1)!.bytes / perChild[0].bytes).toFixed(2)}×`, 'flat (≈ 1×)')
 }
+
+const postgresUp = async () => {
+  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2000 })
+  try {
+    await client.connect()
+    return true
+  } catch {
+    return false
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+console.log('')
+if (!(await postgresUp())) console.log(`(d) skipped: PostgreSQL is not reachable at ${DATABASE_URL}`)
+else {
+  try {
+    for (const text of await treeStopLatency(15)) console.log(text)
+  } finally {
+    await dropSchemas()
+  }
+}
+process.exit(0)

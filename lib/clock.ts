@@ -8,6 +8,8 @@ export interface Clock {
   now(): string
 }
 
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+
 /**
  * The real clock. Ids are a random per-process prefix (nanoid) plus a counter in base 36: unique,
  * URL-safe and about ten times cheaper than a fresh nanoid per event. An id is built from its
@@ -15,7 +17,9 @@ export interface Clock {
  * over two strings (56 bytes), kept by the log for every event. The ISO time is formatted once per millisecond.
  */
 export const createSystemClock = (): Clock => {
-  const prefix = nanoid(12)
+  // An id names a sub-agent's session too, so it starts with a letter or digit, as a session id must.
+  const raw = nanoid(12)
+  const prefix = /^[A-Za-z0-9]/.test(raw) ? raw : `${ALNUM[raw.charCodeAt(1) % ALNUM.length]}${raw.slice(1)}`
   const codes = [...prefix].map((ch) => ch.charCodeAt(0)).concat(DIGIT_0)
   let lastMs = -1
   let lastIso = ''

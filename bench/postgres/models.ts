@@ -1,5 +1,7 @@
-// The benchmarks' models: one that streams as fast as the agent takes it, one that streams until stopped.
-import type { ChatModel } from '../../lib/index.js'
+// The benchmarks' models: one that streams as fast as the agent takes it, one that streams until
+// stopped; and the agent of a tree of sub-agents whose leaves stream until stopped (treeRoot).
+import { agentTool, callTool, say, type AgentOptions, type ChatModel, type Tool } from '../../lib/index.js'
+import { fastModel as turnsModel } from '../helpers.js'
 
 /**
  * Streams `deltas` text deltas per reply with no timer (the model is never the bottleneck), giving
@@ -26,3 +28,16 @@ export const endlessModel = (everyMs: number): ChatModel => ({
     }
   },
 })
+
+const level = (depth: number): Tool => agentTool({
+  name: `level${depth}`, description: 'Delegates', concurrencySafe: true,
+  agent: () => (depth === 3 ? { name: 'Leaf', model: endlessModel(2) } : delegating(`Level${depth}`, depth + 1)),
+})
+
+const delegating = (name: string, depth: number): AgentOptions => ({
+  name, tools: [level(depth)],
+  model: turnsModel([[...callTool('c0', `level${depth}`, { task: 't' }), ...callTool('c1', `level${depth}`, { task: 't' })], say('ok')]),
+})
+
+/** The tree's root (a hub's `agent`): 1 root, 2 + 4 sub-agents that call two sub-agents each at once, 8 leaves that stream until stopped. */
+export const treeRoot = (): AgentOptions => delegating('Root', 1)

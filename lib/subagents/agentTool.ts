@@ -95,8 +95,12 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
     const wasOpen = openReply(log) !== null
     const child = createAgent(optionsFor(value.data, context, log))
     linkChild(parent, { agent: child, reply_id, tool_call_id })
-    // Cut by a crash: reopening closed the child's reply; the parent closes the call next.
-    if (cut) return child
+    // Cut by a crash: reopening closed the child's running reply; a parked one (the parent ran other
+    // calls meanwhile) is interrupted with its tree, as a Stop would; the parent closes the call next.
+    if (cut) {
+      if (child.state.status === 'paused') void child.interrupt()
+      return child
+    }
     // The child ran (resumed) while its parent waited, and a crash cut it: the tree was running, so
     // it is closed as a Stop would close it: the parent's reply is interrupted too (not resumed).
     if (wasOpen && child.state.status === 'idle') {

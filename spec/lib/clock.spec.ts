@@ -3,6 +3,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createSystemClock } from '../../lib/clock.js'
+import { checkSessionId } from '../../lib/stores/sessions.js'
 
 const test = suite('lib/clock')
 
@@ -20,6 +21,14 @@ test('ids are the prefix then 0, 1, ..., z, 10, ... in base 36, across every car
 
 test('two clocks have different prefixes', () => {
   assert.is.not(createSystemClock().id(), createSystemClock().id())
+})
+
+test("every id is a valid session id (it names a sub-agent's session): the random prefix starts with a letter or digit", () => {
+  // One nanoid in 32 starts with "_" or "-": 500 clocks meet one with near certainty.
+  for (let i = 0; i < 500; i++) {
+    const id = createSystemClock().id()
+    assert.not.throws(() => checkSessionId(id), `${id} is a valid session id`)
+  }
 })
 
 test.run()

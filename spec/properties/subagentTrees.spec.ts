@@ -2,11 +2,17 @@
 // random depths) stopped, answered and interrupted at random moments, from the root or from a
 // child's own session. Afterwards every log of the tree passes strict replay, the invariant checker
 // and the wire schemas, every call of a settled log is answered, and whenever the root is parked
-// its waiting_for is what the children's logs say (derived here from the logs alone).
+// its waiting_for is what the children's logs say (derived here from the logs alone). And random
+// trees whose process dies at a random moment (every log a file; the files as a SIGKILL leaves
+// them), reopened from the root's log: every log of the tree closed and consistent.
+import { join } from 'node:path'
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { agentTool, callTool, counterClock, createAgent, say, scriptedModel, treeWaitingFor, type Agent, type Tool } from '../../lib/index.js'
+import { agentTool, callTool, checkLog, counterClock, createAgent, replay, say, scriptedModel, treeWaitingFor, type Agent, type AgentEvent, type LogStore, type Tool } from '../../lib/index.js'
+import { fileLog } from '../../lib/node.js'
+import { readLogFile } from '../../lib/fileLog/read.js'
+import { crashCopy, tempDir } from '../log/helpers/files.js'
 import { probe, slowTool } from '../helpers/fixtures.js'
 import { askingTool, externalTool } from '../helpers/hitl.js'
 import { checkTree, treeOf } from '../helpers/tree.js'
@@ -29,8 +35,11 @@ const actionArb: fc.Arbitrary<Action> = fc.record({
   pick: fc.nat(20), delayMs: fc.integer({ min: 0, max: 4 }),
 })
 
-/** The options of an agent playing `node`: one turn calling everything (in parallel or one by one), then an answer. */
-const optionsOf = (node: Node, path: string) => {
+/**
+ * The options of an agent playing `node`: one turn calling everything (in parallel or one by one),
+ * then, once it has the results, an answer. `logOf`: its sub-agents' logs (files, to survive a crash).
+ */
+const optionsOf = (node: Node, path: string, logOf?: (session_id: string) => LogStore) => {
   const p = probe()
   const tools = new Map<string, Tool>()
   const chunks = node.calls.flatMap((call, i) => {
@@ -38,11 +47,11 @@ const optionsOf = (node: Node, path: string) => {
     if (call === 'ask') tools.set('delete_file', askingTool(p, { safe: node.parallel }))
     else if (call === 'external') tools.set('browser', externalTool({ safe: node.parallel }))
     else if (call === 'slow') tools.set('slow', slowTool(p, { ms: 3, safe: node.parallel }))
-    else tools.set(`sub${i}`, agentTool({ name: `sub${i}`, description: 'Delegates', concurrencySafe: node.parallel, agent: () => optionsOf(call, id) }))
+    else tools.set(`sub${i}`, agentTool({ name: `sub${i}`, description: 'Delegates', concurrencySafe: node.parallel, log: logOf, agent: () => optionsOf(call, id, logOf) }))
     const name = call === 'ask' ? 'delete_file' : call === 'external' ? 'browser' : call === 'slow' ? 'slow' : `sub${i}`
     return callTool(id, name, call === 'ask' ? { path: id } : call === 'external' ? { url: id } : call === 'slow' ? { x: id } : { task: id })
   })
-  return { name: `A${path}`, clock: counterClock(`s${path}`), tools: [...tools.values()], model: scriptedModel([chunks, say(`done ${path}`)]) }
+  return { name: `A${path}`, clock: counterClock(`s${path}`), tools: [...tools.values()], model: scriptedModel([(request) => (JSON.stringify(request.messages.at(-1)).includes('"tool_result"') ? say(`done ${path}`) : chunks)], { onExhausted: 'repeat-last' }) }
 }
 
 type Link = { session_id: string; reply_id: string; tool_call_id: string }
@@ -102,5 +111,54 @@ property('random trees stopped, answered and interrupted at random moments keep 
   }), params)
 })
 
+/** The logs of the tree rooted at `file` in `dir`, read from the files, following each call's sub-agent session. */
+const treeFiles = (dir: string, file = 'root.jsonl'): { file: string; events: AgentEvent[] }[] => {
+  const { events } = readLogFile(join(dir, file))
+  const children = events.flatMap((e) => (e.type === 'TOOL_RESULT_START' && typeof e.metadata.child_session_id === 'string' ? [`${e.metadata.child_session_id}.jsonl`] : []))
+  return [{ file, events }, ...children.flatMap((child) => treeFiles(dir, child))]
+}
+
+/** No reply of `events` runs, strict replay works, the invariants hold; unless it is parked, every call has its result. */
+const checkClosedLog = (file: string, events: AgentEvent[]) => {
+  const state = replay(events, undefined, { strict: true })
+  assert.is.not(state.status, 'running', `${file}: no reply left running`)
+  assert.equal(checkLog(events).violations, [], `${file} keeps the invariants`)
+  if (state.status === 'paused') return
+  const answered = new Set(events.flatMap((e) => (e.type === 'TOOL_RESULT_END' ? [e.tool_call_id] : [])))
+  for (const e of events) if (e.type === 'TOOL_CALL_START') assert.ok(answered.has(e.tool_call_id), `${file}: call ${e.tool_call_id} is answered`)
+}
+
+property('random trees whose process dies at a random moment reopen from the root with every log closed and consistent', 15, async (params) => {
+  await fc.assert(fc.asyncProperty(nodeArb(0), fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: fc.integer({ min: 0, max: 8 }) }), async (node, crashAfterMs) => {
+    const dir = tempDir()
+    const logsIn = (d: string) => (id: string) => fileLog(join(d, `${id}.jsonl`))
+    const first = createAgent({ ...optionsOf(node, 'r', logsIn(dir)), log: fileLog(join(dir, 'root.jsonl')) })
+    const replied = first.reply('go').catch(() => null)
+    if (crashAfterMs === null) {
+      await replied
+      await settled(first)
+    } else await new Promise((resolve) => setTimeout(resolve, crashAfterMs))
+    // The process dies here: its files as they are, its locks left behind.
+    const after = crashCopy(dir)
+    await first.interrupt().catch(() => null)
+    await replied
+    await first.close()
+
+    const root = createAgent({ ...optionsOf(node, 'r', logsIn(after)), log: fileLog(join(after, 'root.jsonl')) })
+    await settled(root)
+    for (const agent of treeOf(root)) assert.is.not(agent.state.status, 'running', `${agent.name} reopened settled`)
+    if (root.state.status === 'paused') assert.equal(treeWaitingFor(root).map((c) => `${c.session_id}:${c.id}`).sort(), waitingFromLogs(root), "the reopened root's waiting_for is what the logs say")
+    checkTree(root)
+    for (const { file, events } of treeFiles(after)) checkClosedLog(file, events)
+    // Stopping the reopened tree answers every call that waited.
+    if (root.state.status === 'paused') await root.interrupt()
+    await settled(root)
+    for (const { file, events } of treeFiles(after)) {
+      checkClosedLog(file, events)
+      assert.is(replay(events).status, 'idle', `${file} idle once the reopened root is stopped`)
+    }
+    await root.close()
+  }), params)
+})
 
 test.run()

@@ -1,12 +1,8 @@
-import { spawnSync } from 'node:child_process'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createHub, memoryStore, replay } from '../../lib/index.js'
 import { directoryStore } from '../../lib/node.js'
-import { tempDir } from '../log/helpers/files.js'
+import { crashCopy, tempDir } from '../log/helpers/files.js'
 import { sessionTreeAgent } from '../helpers/sessionModel.js'
 import { checkClosedTree, eventually, startedChild } from './helpers/hubTree.js'
 import { hubTreeContract } from './helpers/hubTreeContract.js'
@@ -23,17 +19,6 @@ hubTreeContract('directory', async (key) => {
 // them (every log of the tree ends inside a running reply, each lock naming a dead pid); a live
 // hub's sweeper closes the whole tree as a Stop would, whichever of its sessions it finds first.
 const crash = suite('subagents/hub sessions (directory): crash = interrupt')
-
-/** A copy of the store's directory as a SIGKILL of its owner would leave it (each lock naming a dead pid). */
-const crashCopy = (dir: string): string => {
-  const after = tempDir()
-  const dead = spawnSync(process.execPath, ['-e', '0']).pid!
-  for (const name of fs.readdirSync(dir)) {
-    if (name.endsWith('.lock')) fs.writeFileSync(path.join(after, name), JSON.stringify({ pid: dead, host: os.hostname(), time: new Date().toISOString() }))
-    else fs.cpSync(path.join(dir, name), path.join(after, name), { recursive: true })
-  }
-  return after
-}
 
 crash("the owner dies while a sub-sub-agent's tool runs: the sweeper closes the tree deepest first, every call answered", async () => {
   const dir = tempDir()

@@ -7,7 +7,7 @@ import { fileLog } from '../../lib/node.js'
 import { probe, slowTool, type ToolProbe } from '../helpers/fixtures.js'
 import { askingTool } from '../helpers/hitl.js'
 import { checkTree, treeOf } from '../helpers/tree.js'
-import { tempDir } from '../log/helpers/files.js'
+import { crashCopy, tempDir } from '../log/helpers/files.js'
 
 const test = suite('subagents/revive')
 
@@ -109,6 +109,36 @@ test('crash = interrupt for trees: a tree cut while its leaf runs is closed on r
     assert.ok(last.type === 'REPLY_END' && last.finished_reason === 'interrupted', `${agent.name}'s log ends REPLY_END(interrupted)`)
   }
   assert.ok(leaf.log.at(-1)!.created_at <= mid.log.at(-1)!.created_at && mid.log.at(-1)!.created_at <= root.log.at(-1)!.created_at, 'deepest first')
+  checkTree(root)
+  await root.close()
+})
+
+test('crash = interrupt for trees: a parked sub-agent under a reply cut while a sibling tool runs is interrupted with its tree on reopening', async () => {
+  const dir = tempDir()
+  const p = probe()
+  const logOf = (at: string) => (id: string) => fileLog(join(at, `${id}.jsonl`))
+  const build = (at: string) => {
+    const leaf = agentTool({ name: 'dig', description: 'Digs', log: logOf(at), agent: () => ({ name: 'Leaf', tools: [askingTool(p)], model: model(callTool('d1', 'delete_file', { path: '/a' }), 'Deleted.') }) })
+    const mid = agentTool({ name: 'research', description: 'R', concurrencySafe: true, log: logOf(at), agent: () => ({ name: 'Mid', tools: [leaf], model: model(callTool('m1', 'dig', { task: 'dig' }), 'Dug.') }) })
+    const calls = [...callTool('c1', 'research', { task: 'go' }), ...callTool('c2', 'slow', { x: 'a' })]
+    return createAgent({ name: 'Lead', tools: [mid, slowTool(p, { ms: 60_000, safe: true })], log: fileLog(join(at, 'root.jsonl')), model: model(calls, 'Done.') })
+  }
+  const first = build(dir)
+  const replied = first.reply('go')
+  while (!(p.started.length > 0 && first.children()[0]?.children()[0]?.state.status === 'paused')) await new Promise((resolve) => setTimeout(resolve, 1))
+  // The process dies while the leaf waits for its approval and the lead's slow tool runs.
+  const after = crashCopy(dir)
+  await first.interrupt()
+  await replied
+  await first.close()
+  const root = build(after)
+  for (let i = 0; i < 500 && treeOf(root).some((a) => a.state.status !== 'idle'); i++) await new Promise((resolve) => setTimeout(resolve, 2))
+  assert.is(treeOf(root).length, 3, 'the parked sub-agents were reopened')
+  for (const agent of treeOf(root)) {
+    assert.is(agent.state.status, 'idle', `${agent.name} is closed`)
+    const last = agent.log.at(-1)!
+    assert.ok(last.type === 'REPLY_END' && last.finished_reason === 'interrupted', `${agent.name}'s log ends REPLY_END(interrupted)`)
+  }
   checkTree(root)
   await root.close()
 })
