@@ -110,6 +110,9 @@ export const createHub = (options: HubOptions): Hub => {
         void evict(session)
       })
       live.add(session)
+      // Held until the callers waiting for this open have had their turn to use it: trimming past
+      // maxLive (here, or on another session's release) must not close it before its first use.
+      setTimeout(live.use(session), 0)
       for (const listener of agentListeners) notify(listener, agent)
       live.trim()
       server?.opened(session_id)

@@ -155,6 +155,19 @@ export const hubContract = (name: string, make: () => Promise<SessionStore>, ext
     for (const id of ['a', 'b', 'c', 'd']) assert.is((await hub.session(id).state()).context.length, 2)
   })
 
+  test('a session opened while maxLive sessions are busy is used by the caller that opened it, not evicted first', async () => {
+    await start({ maxLive: 1 })
+    await hub.create({ session_id: 'busy' })
+    await hub.create({ session_id: 'new' })
+    const busy = collect(hub.session('busy').replyStream('stream 40'))
+    await sleep(20)
+    // The only slot is taken by a running reply: opening 'new' goes past maxLive, and trimming must
+    // not close the session just opened before its caller uses it (that reply failed with CLOSED).
+    const msg = await hub.session('new').reply('hello')
+    assert.is(msg.content.map((b) => (b as { text?: string }).text).join(''), 'ok: hello')
+    assert.is((await busy).at(-1)!.type, 'REPLY_END')
+  })
+
   test('follow delivers every event of the session in order from fromSeq', async () => {
     await start()
     await hub.create({ session_id: 's1' })
