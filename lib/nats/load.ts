@@ -11,9 +11,9 @@ import { DeliverPolicy, type MsgRequest, type StoredMsg } from '@nats-io/jetstre
 import { sleep } from '../abort.js'
 import { AgentError } from '../errors.js'
 import type { AgentEvent } from '../events.js'
-import { checkEvent } from '../fileLog/check.js'
 import type { SessionInfo } from '../hub/types.js'
 import { notFound } from '../stores/sessions.js'
+import { parseStoredEvent } from '../stores/storedEvent.js'
 import { snapshotState } from '../../reducers/snapshot.js'
 import type { AgentState, ReplyStatus } from '../../reducers/state.js'
 import type { Nats } from './connection.js'
@@ -100,17 +100,7 @@ export const parseMessage = (session_id: string, body: string, first: number, af
   for (let i = 0; i < lines.length; i++) {
     const at = first + i
     if (at <= after) continue
-    let value: unknown
-    try {
-      value = JSON.parse(lines[i])
-    } catch {
-      throw damaged(session_id, at, 'its body is not JSON')
-    }
-    const problem = checkEvent(value)
-    if (problem !== null) throw damaged(session_id, at, `not a valid event: ${problem}`)
-    const event = value as AgentEvent
-    if (event.metadata.seq !== undefined && event.metadata.seq !== at) throw damaged(session_id, at, `it is stamped seq ${JSON.stringify(event.metadata.seq)}`)
-    events.push(event)
+    events.push(parseStoredEvent(lines[i], at, (why) => damaged(session_id, at, why)))
   }
   return events
 }

@@ -6,7 +6,7 @@ import crypto from 'node:crypto'
 import type { Pool, PoolClient } from 'pg'
 import { AgentError } from '../errors.js'
 import type { AgentEvent } from '../events.js'
-import { checkEvent } from '../fileLog/check.js'
+import { parseStoredEvent } from '../stores/storedEvent.js'
 import type { SessionInfo } from '../hub/types.js'
 import { notFound, titleOf } from '../stores/sessions.js'
 import { snapshotState } from '../../reducers/snapshot.js'
@@ -75,17 +75,7 @@ export const loadEvents = async (db: Queryable, n: Names, session_id: string, fr
   for (const { seq, body } of rows) {
     const at = Number(seq)
     if (at !== expected) throw damaged(session_id, at, `event ${expected} is missing (the next stored is ${at})`)
-    let value: unknown
-    try {
-      value = JSON.parse(body)
-    } catch {
-      throw damaged(session_id, at, 'its body is not JSON')
-    }
-    const problem = checkEvent(value)
-    if (problem !== null) throw damaged(session_id, at, `not a valid event: ${problem}`)
-    const event = value as AgentEvent
-    if (event.metadata.seq !== undefined && event.metadata.seq !== at) throw damaged(session_id, at, `it is stamped seq ${JSON.stringify(event.metadata.seq)}`)
-    events.push(event)
+    events.push(parseStoredEvent(body, at, (why) => damaged(session_id, at, why)))
     texts?.push(body)
     expected++
   }
