@@ -10,7 +10,7 @@ import { rejectsWithCode } from '../helpers/expect.js'
 import { within } from '../helpers/hardening.js'
 import { sessionTreeAgent } from '../helpers/sessionModel.js'
 import { newSession, startServer } from '../server/helpers.js'
-import { frame, rewriting, serverState, sseThenOpen } from './helpers.js'
+import { cutAfterEvents, frame, rewriting, serverState, sseThenOpen } from './helpers.js'
 
 const test = suite('client/descendants')
 const LONG = 15_000
@@ -88,6 +88,27 @@ test('tagged events with seqs below the session\'s, even a REPLY_END, neither en
     const plain: OutputEvent[] = []
     for await (const event of remote.replyStream('delegate stream 3')) plain.push(event)
     assert.ok(plain.every((e) => tagOf(e) === undefined), 'without descendants, no sub-agent event')
+  } finally {
+    remote.close()
+    await server.close()
+  }
+})
+
+test('a stream cut by the network while the sub-agent runs goes on from the followed log: each of the session\'s own events once, to its end; the state is the server\'s', async () => {
+  const server = await startServer(sessionTreeAgent(20))
+  const id = await newSession(server.url)
+  // Cut after the sub-agent's first events (the 7th event is the call's TOOL_RESULT_START).
+  const remote = remoteAgent({ url: server.url, session: id, fetch: rewriting('/replies', cutAfterEvents(9), 1) })
+  try {
+    const events: OutputEvent[] = []
+    for await (const event of remote.replyStream('delegate stream 5', { descendants: true })) events.push(event)
+    assert.ok(events.slice(0, 9).some((e) => tagOf(e) !== undefined), 'the sub-agent\'s first events came before the cut')
+    const own = events.filter((e) => tagOf(e) === undefined)
+    const state = await remote.sync()
+    assert.equal(own.map((e) => e.id), remote.log.filter(isOutputEvent).filter((e) => e.reply_id === own[0].reply_id).map((e) => e.id))
+    const end = own.at(-1)!
+    assert.is(end.type === 'REPLY_END' && end.finished_reason, 'completed')
+    assert.equal(state, await serverState(server.url, id))
   } finally {
     remote.close()
     await server.close()
