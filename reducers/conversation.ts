@@ -106,8 +106,10 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent, loop: LoopState | null): Ms
       const callIndex = findBlockIndex(msg, 'tool_call', event.tool_call_id)
       const call = msg.content[callIndex] as ToolCallBlock | undefined
       if (!call || call.state === 'finished' || call.state === 'submitted' || findBlockIndex(msg, 'tool_result', event.tool_call_id, callIndex) >= 0) return msg
+      // The start's metadata (a sub-agent call's child_session_id) until the end's replaces it.
+      const { seq: _seq, ...metadata } = event.metadata
       const withResult = appendBlock(msg, {
-        type: 'tool_result', id: event.tool_call_id, name: event.tool_call_name, output: '', state: 'running', metadata: {},
+        type: 'tool_result', id: event.tool_call_id, name: event.tool_call_name, output: '', state: 'running', metadata,
         created_at: event.created_at, finished_at: null,
       })
       return call.state === 'allowed' ? withResult : updateCall(withResult, call.id, (c) => ({ ...c, state: 'allowed' }))

@@ -78,8 +78,10 @@ export interface AgentState {
  * snapshots saved by an older fold are ignored and the log is replayed (see reducers/snapshot.ts).
  * 2: issue 20 (cur_iter counts finished rounds, an interrupted reply with no output adds no
  * message, usage null until reported, the loop's starting/external/closing fields).
+ * 3: issue 21 (a running result block carries its TOOL_RESULT_START's metadata: a sub-agent call's
+ * `child_session_id` is in the state while the call runs or waits).
  */
-export const FOLD_VERSION = 2
+export const FOLD_VERSION = 3
 
 export const initialState = (): AgentState => ({
   seq: 0,

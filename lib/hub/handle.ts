@@ -7,13 +7,14 @@ import type { AgentEvent, OutputEvent } from '../events.js'
 import type { Msg } from '../messages.js'
 import type { ReplyOptions } from '../replyRun.js'
 import type { AgentInput } from '../agent.js'
-import { replay } from '../../reducers/root.js'
 import type { AgentState } from '../../reducers/state.js'
 import { toMessage } from './commands.js'
 import { isBusyElsewhere, type HubCore } from './hub.js'
 import { remoteReply } from './remoteReply.js'
 import { followTree, sessionTree } from './tree.js'
 import type { SessionHandle } from './types.js'
+import { sessionState } from './state.js'
+import { replyChildren, storedTreeWaiting } from './waiting.js'
 
 /** The live session for a reply, or null when another process owns it (and the store can route). */
 const ownedHere = async (core: HubCore, session_id: string) => {
@@ -84,14 +85,6 @@ const stream = (core: HubCore, session_id: string, input: AgentInput | string, o
   },
 })
 
-/** The live agent's state when this process holds the session, else folded from the store. */
-const stateOf = async (core: HubCore, session_id: string): Promise<AgentState> => {
-  const session = core.live(session_id)
-  if (session) return session.agent.state
-  const store = core.options.store
-  return store.state ? store.state(session_id) : replay(await store.read(session_id))
-}
-
 export const sessionHandle = (core: HubCore, session_id: string): SessionHandle => ({
   session_id,
   replyStream: (input, options) => stream(core, session_id, input, options),
@@ -112,18 +105,17 @@ export const sessionHandle = (core: HubCore, session_id: string): SessionHandle 
   approve: (tool_call_id, options = {}) => core.run(session_id, { op: 'approve', tool_call_id, input: options.input }),
   deny: (tool_call_id, reason) => core.run(session_id, { op: 'deny', tool_call_id, reason }),
   submitResult: (tool_call_id, result) => core.run(session_id, { op: 'submit', tool_call_id, result }),
-  state: () => stateOf(core, session_id),
+  state: () => sessionState(core, session_id),
   follow(options = {}): Observable<AgentEvent> {
     const { store } = core.options
     if (!options.descendants) return store.follow(session_id, options)
     const { fromSeq = 0 } = options
     // Resuming: the sub-agents of the reply in progress started before `fromSeq` are followed too.
-    return fromSeq === 0 ? followTree(store, session_id) : defer(async () => followTree(store, session_id, { fromSeq, open: openSubagents(await stateOf(core, session_id)) })).pipe(mergeAll())
+    return fromSeq === 0 ? followTree(store, session_id) : defer(async () => followTree(store, session_id, { fromSeq, open: openSubagents(await sessionState(core, session_id)) })).pipe(mergeAll())
   },
   tree: () => sessionTree(core.options.store, session_id),
+  waiting: () => storedTreeWaiting((id) => sessionState(core, id), session_id),
 })
 
 /** The sub-agent sessions of the reply in progress (its tool results' `metadata.child_session_id`). */
-const openSubagents = (state: AgentState): string[] =>
-  state.status === 'idle' || !state.reply_msg ? []
-    : state.reply_msg.content.flatMap((b) => (b.type === 'tool_result' && typeof b.metadata.child_session_id === 'string' ? [b.metadata.child_session_id] : []))
+const openSubagents = (state: AgentState): string[] => (state.status === 'idle' ? [] : [...replyChildren(state).values()])

@@ -2,6 +2,9 @@
 // events are read back by following the session from the input's position, until its REPLY_END or
 // its pause (a REQUIRE_* after which the store says the session is paused at that very event).
 // Leaving early, or the signal, routes an interrupt and reads on to the closing REPLY_END.
+// An answer to a sub-agent's call (a confirmation or result for a descendant's reply, which the owner
+// gives where the call waits) follows the session's own reply, as a local agent's does: with the
+// tree's events, until that reply ends or pauses, or the tree waits again with nothing running.
 import { DEFAULT_INTERRUPT_TEXT, type AgentInput } from '../agent.js'
 import { AbortError, ModelError } from '../errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from '../events.js'
@@ -11,20 +14,25 @@ import { endedReplyMsg, type ReplyOptions } from '../replyRun.js'
 import { replay } from '../../reducers/root.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
 import type { HubCore } from './hub.js'
-import { followTree } from './tree.js'
+import { sessionState } from './state.js'
+import { followTree, type OpenSubagent } from './tree.js'
+import { replyTreeStates } from './waiting.js'
 
 const replyOf = (caused: AgentEvent[]): string | null => {
   for (const event of caused) if (event.type === 'REPLY_START' || event.type === 'USER_CONFIRM_RESULT' || event.type === 'EXTERNAL_EXECUTION_RESULT') return event.reply_id
   return null
 }
 
-/** The events of a session from `fromSeq` on, as an async iterator (the follow's events are queued). */
-const followQueue = (core: HubCore, session_id: string, fromSeq: number, descendants = false) => {
+/**
+ * The events of a session from `fromSeq` on, as an async iterator (the follow's events are queued);
+ * with `open` (not null), its sub-agents' too (those `open` names, and those that start).
+ */
+const followQueue = (core: HubCore, session_id: string, fromSeq: number, open: readonly OpenSubagent[] | null) => {
   const queue: AgentEvent[] = []
   let failure: unknown = null
   let wake: (() => void) | null = null
   const { store } = core.options
-  const subscription = (descendants ? followTree(store, session_id, { fromSeq }) : store.follow(session_id, { fromSeq })).subscribe({
+  const subscription = (open ? followTree(store, session_id, { fromSeq, open }) : store.follow(session_id, { fromSeq })).subscribe({
     next: (event) => { queue.push(event); wake?.() },
     error: (error) => { failure = error ?? new Error('follow failed'); wake?.() },
   })
@@ -45,10 +53,19 @@ export const remoteReply = (core: HubCore, session_id: string, input: AgentInput
 
   const descendants = options.descendants === true
   async function* events(): AsyncGenerator<OutputEvent> {
+    // An answer to a call of a sub-agent's reply: the owner gives it where the call waits, so the
+    // events it causes are in the sub-agent's log, and the session's own reply goes on from where it is.
+    const answered = answeredReply(input)
+    const tree = answered === null ? null : await replyTreeStates((id) => sessionState(core, id), session_id)
+    const root = tree?.[0].state
+    const below = root !== undefined && root.status === 'paused' && root.reply_id !== answered
     const caused = await core.run(session_id, { op: 'input', input, externalTools: options.externalTools, metadata: inputMetadata(options) })
-    reply_id = replyOf(caused)
-    if (!reply_id || caused.length === 0) return
-    const follow = followQueue(core, session_id, (caused[0].metadata.seq as number) - 1, options.descendants)
+    reply_id = below ? root.reply_id : replyOf(caused)
+    if (!reply_id || (!below && caused.length === 0)) return
+    const follow = below
+      // The tree's sub-agents whose replies have not ended, each from where it stood before the answer.
+      ? followQueue(core, session_id, root.seq, tree!.slice(1).filter(({ state }) => state.status !== 'idle').map(({ session_id: id, state }) => ({ session_id: id, fromSeq: state.seq })))
+      : followQueue(core, session_id, (caused[0].metadata.seq as number) - 1, descendants ? [] : null)
     let stopping: Promise<unknown> | null = null
     const stop = () => (stopping ??= core.run(session_id, { op: 'interrupt' }).catch(() => undefined))
     options.signal?.addEventListener('abort', stop)
@@ -57,8 +74,9 @@ export const remoteReply = (core: HubCore, session_id: string, input: AgentInput
       for (;;) {
         const event = await follow.next()
         // With `descendants`, a sub-agent's events (tagged with their session) come as they are.
-        if (descendants && typeof event.metadata.session_id === 'string' && isOutputEvent(event)) {
-          yield event
+        if (typeof event.metadata.session_id === 'string') {
+          if (descendants && isOutputEvent(event)) yield event
+          if (below && isPause(event) && follow.pending() === 0 && (await treeParked(core, session_id))) break
           continue
         }
         if (!isOutputEvent(event) || event.reply_id !== reply_id) continue
@@ -99,4 +117,16 @@ export const remoteReply = (core: HubCore, session_id: string, input: AgentInput
   }
 
   return { events, result }
+}
+
+const isPause = (event: AgentEvent): boolean => event.type === 'REQUIRE_USER_CONFIRM' || event.type === 'REQUIRE_EXTERNAL_EXECUTION'
+
+/** The reply whose waiting calls an input answers (a confirmation, an external result), or null. */
+const answeredReply = (input: AgentInput | string): string | null =>
+  typeof input === 'object' && 'type' in input && (input.type === 'USER_CONFIRM_RESULT' || input.type === 'EXTERNAL_EXECUTION_RESULT') ? input.reply_id : null
+
+/** Nothing in the session's tree runs, and it waits for an answer again. */
+const treeParked = async (core: HubCore, session_id: string): Promise<boolean> => {
+  const states = await replyTreeStates((id) => sessionState(core, id), session_id)
+  return states.every(({ state }) => state.status !== 'running') && states.some(({ state }) => state.status === 'paused')
 }

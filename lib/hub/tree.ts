@@ -51,12 +51,16 @@ export const sessionTree = async (store: SessionStore, session_id: string): Prom
 const APPEAR_TRIES = 200
 const APPEAR_MS = 10
 
+/** A sub-agent session to follow from its start, or from after its event `fromSeq`. */
+export type OpenSubagent = string | { readonly session_id: string; readonly fromSeq: number }
+
 /**
  * The events of `session_id` after `fromSeq`, then live ones; with each sub-agent call that starts
- * (and each call of the reply in progress, `open`), the sub-agent's events from its start, tagged
- * with its `metadata.session_id`, recursively. A sub-agent is followed until its REPLY_END.
+ * (and each sub-agent of the reply in progress, `open`), the sub-agent's events from its start (or
+ * from its `fromSeq`), tagged with its `metadata.session_id`, recursively. A sub-agent is followed
+ * until its REPLY_END.
  */
-export const followTree = (store: SessionStore, session_id: string, options: { fromSeq?: number; open?: readonly string[] } = {}): Observable<AgentEvent> =>
+export const followTree = (store: SessionStore, session_id: string, options: { fromSeq?: number; open?: readonly OpenSubagent[] } = {}): Observable<AgentEvent> =>
   new Observable<AgentEvent>((subscriber) => {
     const subscriptions = new Subscription()
     const followed = new Set<string>()
@@ -74,14 +78,14 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
       if (!appearing.delete(id) || appearing.size) return
       for (const event of held.splice(0)) own(event)
     }
-    const child = (id: string, tries = 0) => {
+    const child = (id: string, tries = 0, fromSeq = 0) => {
       if (tries === 0 && followed.has(id)) return
       followed.add(id)
       // Its own subscription, so that a REPLY_END met while the history is replayed can end it.
       const follow = new Subscription()
       subscriptions.add(follow)
       let missing = false
-      follow.add(store.follow(id).subscribe({
+      follow.add(store.follow(id, fromSeq ? { fromSeq } : undefined).subscribe({
         next: (event) => {
           if (follow.closed) return
           subscriber.next({ ...event, metadata: { ...event.metadata, session_id: id } })
@@ -98,7 +102,7 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
           if (error instanceof AgentError && error.code === 'NOT_FOUND' && tries < APPEAR_TRIES) {
             missing = true
             appearing.add(id)
-            const timer = setTimeout(() => child(id, tries + 1), APPEAR_MS)
+            const timer = setTimeout(() => child(id, tries + 1, fromSeq), APPEAR_MS)
             subscriptions.add(() => clearTimeout(timer))
           } else appeared(id)
         },
@@ -110,6 +114,9 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
       error: (error) => subscriber.error(error),
       complete: () => subscriber.complete(),
     }))
-    for (const id of options.open ?? []) child(id)
+    for (const open of options.open ?? []) {
+      if (typeof open === 'string') child(open)
+      else child(open.session_id, 0, open.fromSeq)
+    }
     return subscriptions
   })

@@ -6,6 +6,7 @@ import type { Observable } from 'rxjs'
 import type { AgentEvent, OutputEvent } from '../events.js'
 import type { LogStore } from '../log.js'
 import type { Msg } from '../messages.js'
+import type { WaitingCall } from '../text.js'
 import type { Agent, AgentOptions, AgentInput } from '../agent.js'
 import type { ReplyOptions } from '../replyRun.js'
 import type { AgentState, ReplyStatus } from '../../reducers/state.js'
@@ -120,6 +121,13 @@ export interface SessionHandle {
   deny(tool_call_id: string, reason?: string): Promise<AgentEvent[]>
   submitResult(tool_call_id: string, result: unknown): Promise<AgentEvent[]>
   state(): Promise<AgentState>
+  /**
+   * The calls the session's tree waits for: its own, or, for a paused sub-agent call, what that
+   * sub-agent waits for (at any depth), each with the `session_id` it waits in. Read from the logs,
+   * so every process of the hub answers it; answer them with approve / deny / submitResult here or
+   * on the call's own session.
+   */
+  waiting(): Promise<WaitingCall[]>
   /**
    * The session's events after `fromSeq`, then live ones. `descendants: true`: its sub-agents' events
    * too (those whose call starts after `fromSeq`, and those of the reply in progress), each a copy

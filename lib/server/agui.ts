@@ -58,7 +58,7 @@ const respond = async (ctx: AgUiContext, sink: SseSink, threadId: string, run: R
   try {
     const handle = await openThread(ctx.hub, threadId)
     const state = await handle.state()
-    const plan = planRun(state, run, undefined, run.resume?.length ? descendantsOf(ctx.hub, threadId) : undefined)
+    const plan = planRun(state, run, undefined, run.resume?.length ? await descendantsOf(ctx.hub, threadId, state) : undefined)
     mapped = createAgUiRun({ threadId, runId: run.runId, ...(plan.reply_id ? { reply_id: plan.reply_id, partialResults: partialResults(state) } : {}), ...(plan.kind === 'input' ? { externalCallIds: plan.externalCallIds } : {}) })
     if (plan.kind === 'none') return send([...mapped.start(), ...mapped.finish()])
     release = ctx.replies.acquire('process')

@@ -1,8 +1,10 @@
 // A stateless scripted model for session specs, where an agent is recreated whenever a hub reopens
 // its session (even in another process): each answer depends only on the request. The last user
 // message picks the turn: "ask ..." calls a tool that needs a confirmation, "ext ..." an external
-// tool, "slow ..." a tool that waits, "delegate TASK" a sub-agent (sessionTreeAgent) given TASK, "asklong N" (sessionTreeAgent) a tool that asks, then waits N ms, "stream N" streams N deltas 5 ms apart, "fail" fails the
-// call; after a tool result it answers "done"; anything else is answered "ok: TEXT".
+// tool, "asktwice ..." that tool twice in turn, "slow ..." a tool that waits, "delegate TASK" a
+// sub-agent (sessionTreeAgent) given TASK, "asklong N" (sessionTreeAgent) a tool that asks, then
+// waits N ms, "stream N" streams N deltas 5 ms apart, "fail" fails the call; after a tool result it
+// answers "done"; anything else is answered "ok: TEXT".
 import { z } from 'zod'
 import { sleep } from '../../lib/abort.js'
 import { agentTool, defineTool, ModelError, type ChatModel, type ModelChunk, type Msg, type Tool } from '../../lib/index.js'
@@ -16,12 +18,18 @@ export const sessionModel = (deltaMs = 5): ChatModel => ({
     const last = request.messages.at(-1)
     const chunk = (c: ModelChunk) => c
     if (last?.role === 'assistant' && last.content.some((b) => b.type === 'tool_result')) {
+      const asked = [...request.messages].reverse().find((m) => m.role === 'user')
+      if (lastText(asked).startsWith('asktwice') && last.content.filter((b) => b.type === 'tool_result').length === 1) {
+        yield chunk({ type: 'tool_call', id: `c2-${asked?.id ?? 'x'}`, name: 'delete_file', delta: JSON.stringify({ path: lastText(asked).slice(9) || '/tmp/x' }) })
+        return
+      }
       yield chunk({ type: 'text', delta: 'done' })
       return
     }
     const text = lastText(last)
     const id = `c-${last?.id ?? 'x'}`
-    if (text.startsWith('asklong')) yield chunk({ type: 'tool_call', id, name: 'slow_delete', delta: JSON.stringify({ ms: Number(text.slice(8)) || 2000 }) })
+    if (text.startsWith('asktwice')) yield chunk({ type: 'tool_call', id, name: 'delete_file', delta: JSON.stringify({ path: text.slice(9) || '/tmp/x' }) })
+    else if (text.startsWith('asklong')) yield chunk({ type: 'tool_call', id, name: 'slow_delete', delta: JSON.stringify({ ms: Number(text.slice(8)) || 2000 }) })
     else if (text.startsWith('ask')) yield chunk({ type: 'tool_call', id, name: 'delete_file', delta: JSON.stringify({ path: text.slice(4) || '/tmp/x' }) })
     else if (text.startsWith('ext')) yield chunk({ type: 'tool_call', id, name: 'lookup', delta: JSON.stringify({ q: text.slice(4) }) })
     else if (text.startsWith('delegate ')) yield chunk({ type: 'tool_call', id, name: 'delegate', delta: JSON.stringify({ task: text.slice(9) }) })

@@ -1,6 +1,7 @@
 // Two `agentlog serve` processes on one PostgreSQL database: a follower on B sees every event of a
 // reply running on A, Stop posted to B interrupts the reply streaming from A, and an approval posted
-// to B resumes a reply paused on A.
+// to B resumes a reply paused on A; for a tree paused on A by its sub-agent's confirmation, B lists
+// the sub-agent's call (GET /waiting) and an AG-UI resume posted to B answers it where it waits.
 import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -82,6 +83,62 @@ if (postgresAvailable('spec/postgres/server.spec.ts')) {
     const state = (await (await fetch(`${A}/sessions/${id}`)).json()) as AgentState
     assert.ok(JSON.stringify(state.context.at(-1)).includes('removed /a'))
     assert.is(state.seq, rest.at(-1)!.seq)
+  })
+
+  /** The AG-UI events of a run posted to `url`. */
+  const agUiRun = async (url: string, body: Record<string, unknown>) => {
+    const events: Record<string, unknown>[] = []
+    for await (const m of readSse(await post(`${url}/ag-ui`, body))) events.push(m.data as Record<string, unknown>)
+    return events
+  }
+  const untilIdle = async (url: string, id: string): Promise<AgentState> => {
+    for (;;) {
+      const state = (await (await fetch(`${url}/sessions/${id}`)).json()) as AgentState
+      if (state.status === 'idle') return state
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+
+  test("a tree paused on A by its sub-agent's confirmation: B lists the sub-agent's call with its session (GET /waiting)", async () => {
+    const id = await newSession(A)
+    const first = await stream(await post(`${A}/sessions/${id}/replies`, { input: 'delegate' }))
+    assert.is(first.at(-1)!.event.type, 'REQUIRE_EXTERNAL_EXECUTION', "the root waits on its sub-agent's call")
+    const child = first.find((e) => e.event.type === 'TOOL_RESULT_START')!.event.metadata.child_session_id
+    assert.type(child, 'string')
+    for (const server of [A, B]) {
+      const { waiting_for } = (await (await fetch(`${server}/sessions/${id}/waiting`)).json()) as { waiting_for: { id: string; name: string; state: string; session_id: string }[] }
+      assert.equal(waiting_for.map((c) => [c.id, c.name, c.state, c.session_id]), [['r-1', 'remove', 'asking', child]], server === A ? 'the owner' : 'another process')
+    }
+    const approved = await post(`${B}/sessions/${id}/input`, { approve: 'r-1' })
+    assert.is(approved.status, 200, await approved.clone().text())
+    const state = await untilIdle(B, id)
+    assert.is(state.context.at(-1)!.finished_reason, 'completed')
+    assert.equal(((await (await fetch(`${B}/sessions/${id}/waiting`)).json()) as { waiting_for: unknown[] }).waiting_for, [])
+  })
+
+  test("an AG-UI resume posted to B answers the sub-agent's interrupt of a tree paused on A; repeated, it changes nothing", async () => {
+    const threadId = `thread-${Date.now()}`
+    const messages = [{ id: 'u-1', role: 'user', content: 'delegate' }]
+    const first = await agUiRun(A, { threadId, runId: 'run-1', messages })
+    const finished = first.at(-1)! as { type: string; outcome?: { type: string; interrupts?: { id: string; metadata?: { session_id?: string } }[] } }
+    assert.is(finished.type, 'RUN_FINISHED')
+    assert.is(finished.outcome?.type, 'interrupt')
+    const [interrupt] = finished.outcome!.interrupts!
+    assert.is(interrupt.id, 'r-1')
+    assert.type(interrupt.metadata?.session_id, 'string', "the interrupt names the sub-agent's session")
+    assert.is.not(interrupt.metadata?.session_id, threadId)
+    const resume = [{ interruptId: 'r-1', status: 'resolved', payload: { approved: true } }]
+    const resumed = await agUiRun(B, { threadId, runId: 'run-2', messages, resume })
+    assert.is(resumed.find((e) => e.type === 'RUN_ERROR'), undefined, JSON.stringify(resumed.filter((e) => e.type === 'RUN_ERROR')))
+    const result = resumed.find((e) => e.type === 'TOOL_CALL_RESULT') as { toolCallId: string; content: string } | undefined
+    assert.is(result?.toolCallId, 'c-1', "the lead's research call gets its sub-agent's outcome")
+    assert.is(result?.content, 'Removed.')
+    assert.equal(resumed.at(-1), { type: 'RUN_FINISHED', threadId, runId: 'run-2' })
+    const state = await untilIdle(A, threadId)
+    assert.is(state.context.at(-1)!.finished_reason, 'completed')
+    const again = await agUiRun(B, { threadId, runId: 'run-3', messages, resume })
+    assert.equal(again.map((e) => e.type), ['RUN_STARTED', 'RUN_FINISHED'], "a repeated resume of the sub-agent's interrupt changes nothing")
+    assert.is((await untilIdle(A, threadId)).seq, state.seq)
   })
 
   test.run()

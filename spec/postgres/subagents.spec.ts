@@ -1,10 +1,11 @@
 // Sub-agents in a hub on PostgreSQL: the contract of spec/subagents (sessions of the store,
 // answerable from the root or their own session, in the next process), a tree owned by another
-// process answered from here (routed to the root's owner), and crash = interrupt for trees: the
+// process answered from here (routed to the root's owner; what it waits for read from the logs,
+// and an answer's stream following the root's reply), and crash = interrupt for trees: the
 // owner SIGKILLed while a sub-sub-agent's tool runs, a live hub's sweeper closes the whole tree.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createHub, replay, type SessionStore } from '../../lib/index.js'
+import { createHub, replay, UserConfirmResultEvent, type OutputEvent, type SessionStore } from '../../lib/index.js'
 import { postgresStore } from '../../lib/postgres.js'
 import { sessionTreeAgent } from '../helpers/sessionModel.js'
 import { checkClosedTree, checkStoredLog, childOf, eventually, startedChild } from '../subagents/helpers/hubTree.js'
@@ -46,6 +47,44 @@ if (postgresAvailable('spec/postgres/subagents.spec.ts')) {
         assert.ok(root.some((e) => e.type === 'TOOL_RESULT_END' && e.state === 'success'), "the sub-agent's end answered the root's call")
         for (const id of [session_id, child]) checkStoredLog(await pg.store.read(id), id)
       }
+    } finally {
+      await hub.close()
+    }
+  })
+
+  test("a tree owned by another process: waiting() here lists a sub-sub-agent's call; an answer streamed from here follows the root's reply with the tree's events, and ends where the tree waits again", async () => {
+    const owner = await pg.child('tree')
+    const hub = localHub()
+    try {
+      const { session_id } = await pg.store.create()
+      await owner.request('reply', session_id, { input: 'delegate delegate asktwice /a' }).answer
+      const child = childOf(await pg.store.read(session_id))
+      const grandchild = childOf(await pg.store.read(child))
+      const waiting = await hub.session(session_id).waiting()
+      assert.equal(waiting.map((c) => [c.name, c.state, c.session_id]), [['delete_file', 'asking', grandchild]], 'the deepest call, with its session')
+      const answer = async (call: (typeof waiting)[number]) => {
+        const { reply_id } = await hub.session(grandchild).state()
+        const { session_id: _waitsIn, ...tool_call } = call
+        const input = UserConfirmResultEvent({ reply_id: reply_id!, confirm_results: [{ confirmed: true, tool_call }] })
+        const events: OutputEvent[] = []
+        for await (const event of hub.session(session_id).replyStream(input, { descendants: true })) events.push(event)
+        return events
+      }
+      // The grandchild asks again: the stream ends with its new confirmation request, the root still paused.
+      const first = await answer(waiting[0])
+      assert.equal(first.filter((e) => e.metadata.session_id === undefined).map((e) => e.type), [], "the root's reply did not move")
+      assert.is(first.at(-1)!.type, 'REQUIRE_USER_CONFIRM')
+      assert.is(first.at(-1)!.metadata.session_id, grandchild)
+      const again = await hub.session(session_id).waiting()
+      assert.equal(again.map((c) => [c.name, c.session_id]), [['delete_file', grandchild]])
+      assert.is.not(again[0].id, waiting[0].id)
+      // Answered again: the tree ends, the sub-agents' ends first, then the root's REPLY_END.
+      const second = await answer(again[0])
+      const ends = second.filter((e) => e.type === 'REPLY_END').map((e) => e.metadata.session_id ?? session_id)
+      assert.equal(ends, [grandchild, child, session_id])
+      assert.is(second.at(-1)!.type, 'REPLY_END')
+      assert.equal(await hub.session(session_id).waiting(), [])
+      for (const id of [session_id, child, grandchild]) checkStoredLog(await pg.store.read(id), id)
     } finally {
       await hub.close()
     }

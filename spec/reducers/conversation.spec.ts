@@ -46,6 +46,14 @@ test('a reply folds into one assistant message with id = reply_id, holding every
   assert.is(reply.finished_reason, 'completed')
 })
 
+test("a running result carries its TOOL_RESULT_START's metadata (a sub-agent call's child_session_id) until its TOOL_RESULT_END's replaces it", () => {
+  const started = [...round.slice(0, 11), ev('TOOL_RESULT_START', { reply_id: 'r1', tool_call_id: 'c1', tool_call_name: 'f', metadata: { child_session_id: 'kid' } })]
+  const running = replay(started).reply_msg!.content.find((b) => b.type === 'tool_result')!
+  assert.equal(running.type === 'tool_result' && [running.state, running.metadata], ['running', { child_session_id: 'kid' }], 'no seq: the position is the log\'s')
+  const ended = replay([...started, ...round.slice(12)]).context[1].content.find((b) => b.type === 'tool_result')!
+  assert.equal(ended.type === 'tool_result' && ended.metadata, { took: 3 })
+})
+
 test('a late result for a closed call is ignored: recorded nowhere', () => {
   const closed = replay(round.slice(0, 14))
   const late = [ev('TOOL_RESULT_TEXT_DELTA', { reply_id: 'r1', tool_call_id: 'c1', delta: 'late!' }), ev('TOOL_RESULT_END', { reply_id: 'r1', tool_call_id: 'c1', state: 'error', metadata: {} })]

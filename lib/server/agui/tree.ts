@@ -1,34 +1,28 @@
 // The confirmations a thread's sub-agents wait for: the root's reply waits on a sub-agent call
 // (`submitted`), whose sub-agent waits on its own asking calls, or on a sub-agent call of its own,
 // and so on; and whether a sub-agent's log answered a call (a repeated resume changes nothing).
-// Read from the live tree of the process that owns the root (the sub-agents run there); nothing
-// when this process does not hold the root open.
-import type { Agent } from '../../agent.js'
+// Read from the sessions' states through the hub (lib/hub/waiting.ts), so a resume sent to any
+// process of a hub finds them, not only one sent to the process that owns the root.
 import type { Hub } from '../../hub/types.js'
-import { findSession, treeWaitingFor } from '../../subagents/tree.js'
-import { liveAgent } from '../tree.js'
+import { replyTreeStates, storedTreeWaiting } from '../../hub/waiting.js'
+import type { AgentState } from '../../../reducers/state.js'
 import { isAnsweredCall, type Descendants } from './fromAgUi.js'
 import type { DescendantAsks } from './toAgUi.js'
 
-/** What a resume of the thread `root_id` needs to know of its sub-agents. */
-export const descendantsOf = (hub: Hub, root_id: string): Descendants => {
-  const root = liveAgent(hub, root_id)
-  if (!root) return { asks: [], answered: () => false }
-  return { asks: descendantAsks(root), answered: (id) => below(root).some((agent) => isAnsweredCall(agent.state, id)) }
-}
-
-/** Every sub-agent of the tree under `agent` (in this process). */
-const below = (agent: Agent): Agent[] => agent.children().flatMap((child) => [child, ...below(child)])
-
-const descendantAsks = (root: Agent): DescendantAsks[] => {
-  const root_id = root.session_id
+/** What a resume of the thread `root_id` (whose state is `root`) needs to know of its sub-agents. */
+export const descendantsOf = async (hub: Hub, root_id: string, root: AgentState): Promise<Descendants> => {
+  const states = await replyTreeStates((session_id) => hub.session(session_id).state(), root_id, root)
+  const below = states.slice(1)
+  // The waiting calls are those of the same tree: read from the states just read.
+  const known = new Map(states.map(({ session_id, state }) => [session_id, state]))
+  const stateOf = async (session_id: string) => known.get(session_id) ?? hub.session(session_id).state()
   const bySession = new Map<string, DescendantAsks>()
-  for (const { session_id, ...call } of treeWaitingFor(root)) {
+  for (const { session_id, ...call } of await storedTreeWaiting(stateOf, root_id, root)) {
     if (session_id === root_id) continue
-    const reply_id = findSession(root, session_id)?.state.reply_id
+    const reply_id = known.get(session_id)?.reply_id
     if (!reply_id) continue
     const asks = bySession.get(session_id) ?? { session_id, reply_id, calls: [] }
     bySession.set(session_id, { ...asks, calls: [...asks.calls, call] })
   }
-  return [...bySession.values()]
+  return { asks: [...bySession.values()], answered: (id) => below.some(({ state }) => isAnsweredCall(state, id)) }
 }
