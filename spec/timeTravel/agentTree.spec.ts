@@ -29,11 +29,13 @@ const forkEverySeq = async (now?: string) => {
   const before = JSON.stringify(treeOf(lead).map((a) => a.log))
   const readOriginal = (id: string) => findSession(lead, id)?.log ?? null
   let forkedChildren = 0
+  const cut = new Set<number>()
   for (let seq = 0; seq <= lead.log.length; seq++) {
     const forked = fork(lead, seq, leadOptions(clock))
     const readFork = (id: string) => forked.subagentLogs?.reopen(id)?.events ?? null
-    const forks = checkForkedTree(lead.log, forked, seq, readOriginal, readFork, rank)
+    const { forks, cutDepths } = checkForkedTree(lead.log, forked, seq, readOriginal, readFork, rank)
     forkedChildren += forks.size - 1
+    cutDepths.forEach((d) => cut.add(d))
     // The sub-agents of the reply in progress are the fork's children, on the forked logs.
     const open = openCalls(forked.log.slice(0, seq)).filter((id) => forks.has(id))
     assert.equal(forked.children().map((c) => c.session_id), open, `seq ${seq}: children() lists the sub-agents of the reply in progress`)
@@ -41,6 +43,7 @@ const forkEverySeq = async (now?: string) => {
     await forked.close()
   }
   assert.ok(forkedChildren > 0)
+  assert.equal([...cut].sort(), [0, 1, 2], 'some forks cut a reply running at every depth')
   assert.is(JSON.stringify(treeOf(lead).map((a) => a.log)), before, 'the original tree is untouched')
   return { lead, rank }
 }
