@@ -54,6 +54,7 @@ const checkMetadata = (metadata: unknown): void => {
   const nonJson = findNonJson(metadata, 'metadata')
   if (nonJson) fail('INVALID_OPTION', `${nonJson} is not a plain JSON value; the log holds JSON, so send strings, finite numbers, booleans, null, arrays and plain objects.`)
   if ('seq' in (metadata as object)) fail('INVALID_OPTION', 'metadata.seq is where the log keeps an event\'s position; use another key.')
+  if ('session_id' in (metadata as object)) fail('INVALID_OPTION', 'metadata.session_id is where a stream with `descendants` names the sub-agent session an event belongs to; use another key.')
 }
 
 /** The path of the first value JSON cannot carry unchanged (a Date, NaN, a BigInt, a class instance, ...), or null. */

@@ -4,7 +4,9 @@
 // (GET /events, checked like inputs to a store; see received.ts) with the same reducers as the
 // server, so `replay(remote.log)` equals the server's state; it follows them only while something
 // needs them (follower.ts), so it never keeps a process alive on its own. Replies stream from
-// POST /replies; leaving one early or aborting its signal interrupts it. No agent logic lives here.
+// POST /replies; leaving one early or aborting its signal interrupts it. With `descendants` a reply
+// stream interleaves the sub-agents' events (tagged with their session): yielded, never folded here.
+// No agent logic lives here.
 import { BehaviorSubject, Observable, type Subject } from 'rxjs'
 import type { AgentState } from '../../reducers/state.js'
 import { DEFAULT_INTERRUPT_TEXT, type AgentInput } from '../agent.js'
@@ -15,7 +17,7 @@ import type { Reply } from '../text.js'
 import { FoldedLog } from './foldedLog.js'
 import { Follower, type RemoteConnection } from './follower.js'
 import { replyOutcome } from './outcome.js'
-import { receivedEvent } from './received.js'
+import { receivedDescendantEvent, receivedEvent, taggedSession } from './received.js'
 import { DEFAULT_MAX_LINE_BYTES, readSse, responseError } from './sse.js'
 
 export type { RemoteConnection } from './follower.js'
@@ -37,6 +39,12 @@ export interface RemoteReplyOptions {
   signal?: AbortSignal
   /** Make `reply()` reject with an AbortError on an interrupted reply instead of resolving. */
   rejectOnInterrupt?: boolean
+  /**
+   * Yield the events of the session's sub-agents (agentTool) too, interleaved as they happen, each
+   * tagged with its `metadata.session_id`, as a local agent's `replyStream` does; `state` and `log`
+   * keep only the session's own events.
+   */
+  descendants?: boolean
 }
 
 /**
@@ -51,9 +59,11 @@ interface ReplyTrack {
   /** The seq of the last event yielded (durable or not): the folded state has caught up once it is there. */
   last: number
   stopped: boolean
+  /** With `descendants`: the seq of the last event yielded of each sub-agent session. */
+  descendants: Map<string, number>
 }
 
-const newTrack = (): ReplyTrack => ({ reply_id: null, seq: 0, since: new Set(), last: 0, stopped: false })
+const newTrack = (): ReplyTrack => ({ reply_id: null, seq: 0, since: new Set(), last: 0, stopped: false, descendants: new Map() })
 
 export class RemoteAgent {
   readonly session_id: string
@@ -177,11 +187,18 @@ export class RemoteAgent {
     options.signal?.addEventListener('abort', onAbort)
     this.ending.signal.addEventListener('abort', onEnd)
     try {
-      const response = await this.send('POST', '/replies', { input })
+      const response = await this.send('POST', '/replies', { input, ...(options.descendants && { descendants: true }) })
       started = true
       if (track.stopped) interrupt()
       try {
         for await (const message of readSse(response, { maxLineBytes: this.maxLineBytes, signal: stop.signal })) {
+          if (options.descendants && isDescendant(taggedSession(message), this.session_id)) {
+            const { session_id, seq, event } = receivedDescendantEvent(message)
+            if (seq <= (track.descendants.get(session_id) ?? 0)) throw new AgentError('INVALID_EVENT', `The server sent a ${event.type} event of session ${session_id} with seq ${seq} after its seq ${track.descendants.get(session_id)} in one reply stream.`)
+            track.descendants.set(session_id, seq)
+            if (isOutputEvent(event)) yield event
+            continue
+          }
           const { seq, event } = receivedEvent(message)
           if (seq <= track.last) throw new AgentError('INVALID_EVENT', `The server sent a ${event.type} event with seq ${seq} after seq ${track.last} in one reply stream.`)
           track.last = seq
@@ -328,6 +345,9 @@ export class RemoteAgent {
     })
   }
 }
+
+/** A sub-agent's tag: another session than the followed one (whose own events are untagged). */
+const isDescendant = (tag: string | undefined, session_id: string): tag is string => tag !== undefined && tag !== session_id
 
 /** The reply's end or a pause (what a reply stream names with a durable id). */
 const isTerminal = (event: OutputEvent): boolean => SYNC_POINTS.has(event.type)

@@ -15,7 +15,7 @@ import { structuredOutputOf } from '../../reducers/structuredOutput.js'
 import { depthOf, linkChild } from './links.js'
 import { treeUsage } from './tree.js'
 import { answerWhenPaused, watchParkedCall } from './parkedCall.js'
-import { childOutput$ } from './childText.js'
+import { childOutput$, DEFAULT_TEXT_INTERVAL_MS } from './childText.js'
 import { registerReviver } from './revive.js'
 import { openReply } from './childLogs.js'
 import { Observable, type Subscription } from 'rxjs'
@@ -49,6 +49,12 @@ export interface AgentToolOptions<I extends z.ZodType> {
    * parent restored from its own log (another process, a restart) reopen a parked sub-agent.
    */
   log?: (session_id: string) => LogStore
+  /**
+   * The least time in ms between two chunks of the sub-agent's text in the call's result stream
+   * (TOOL_RESULT_TEXT_DELTAs of the parent): text after a quiet spell goes on at once, a fast stream
+   * is gathered into one chunk per interval (default 16, one frame; 0: one chunk per event-loop turn).
+   */
+  textIntervalMs?: number
 }
 
 /** The reminder the parent's model reads when the user stopped the sub-agent alone. */
@@ -63,6 +69,9 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
     throw new AgentError('INVALID_OPTION', `agentTool("${name}"): agent must be the sub-agent's options ({ name, model, tools, ... }) or a function of the input returning them.`)
   if (!Number.isInteger(maxDepth) || maxDepth < 1)
     throw new AgentError('INVALID_OPTION', `agentTool("${name}"): maxDepth must be a whole number of at least 1; received ${String(maxDepth)}.`)
+  const { textIntervalMs = DEFAULT_TEXT_INTERVAL_MS } = options
+  if (typeof textIntervalMs !== 'number' || !Number.isFinite(textIntervalMs) || textIntervalMs < 0)
+    throw new AgentError('INVALID_OPTION', `agentTool("${name}"): textIntervalMs must be a number of milliseconds, 0 or more; received ${String(textIntervalMs)}.`)
   const prompt = options.prompt ?? ((value: unknown) => (isTask(value) ? value.task : JSON.stringify(value)))
   // The child's log: the tool's `log` option, else where the parent's tree keeps them (a hub's
   // store: AgentOptions.subagentLogs, passed on down the tree), else in memory.
@@ -82,7 +91,7 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
   const tool = defineTool({
     name, description, input, concurrencySafe: options.concurrencySafe, permission: options.permission,
     startMetadata: (_call, clock) => ({ child_session_id: clock.id() }),
-    execute: (value, context) => runChild(name, () => newChild(value, context), prompt(value), output, maxDepth, context),
+    execute: (value, context) => runChild(name, () => newChild(value, context), prompt(value), output, maxDepth, context, textIntervalMs),
   })
   // A parked child reopened from its log: linked and watched again, or (its reply ended meanwhile:
   // a crash closed it, or it was answered before the parent recorded it) its outcome answers the call.
@@ -120,6 +129,7 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
 
 function runChild(
   toolName: string, options: () => AgentOptions | Promise<AgentOptions>, task: string, output: z.ZodType | undefined, maxDepth: number, context: ToolContext,
+  textIntervalMs: number,
 ): ToolOutput {
   const { agent: parent, reply_id, session_id, tool_call_id } = context
   if (!(parent instanceof Agent) || !reply_id || !session_id)
@@ -130,8 +140,8 @@ function runChild(
     return { output: `Error: ${message}`, state: 'error', metadata: { error: { code: 'MAX_DEPTH', message } } }
   }
   const made = options()
-  if (made instanceof Promise) return afterOpening(made, (ready) => startChild(parent, ready, task, output, context))
-  return startChild(parent, made, task, output, context)
+  if (made instanceof Promise) return afterOpening(made, (ready) => startChild(parent, ready, task, output, context, textIntervalMs))
+  return startChild(parent, made, task, output, context, textIntervalMs)
 }
 
 /** The call's output once its child's log is open (a hub's store); stopped meanwhile, the log is released and nothing runs. */
@@ -149,7 +159,7 @@ const afterOpening = (made: Promise<AgentOptions>, start: (options: AgentOptions
     }
   })
 
-const startChild = (parent: Agent, options: AgentOptions, task: string, output: z.ZodType | undefined, context: ToolContext): Observable<string | ToolResultObject> => {
+const startChild = (parent: Agent, options: AgentOptions, task: string, output: z.ZodType | undefined, context: ToolContext, textIntervalMs: number): Observable<string | ToolResultObject> => {
   const { reply_id = '', session_id = '', tool_call_id } = context
   const child = createAgent(options)
   linkChild(parent, { agent: child, reply_id, tool_call_id })
@@ -161,7 +171,7 @@ const startChild = (parent: Agent, options: AgentOptions, task: string, output: 
     // The child parked: so does this call, until the child's reply ends.
     watchParkedCall(parent, child, { reply_id, tool_call_id }, (childEnd, text) => outcome(child, childEnd, text, output !== undefined))
     return { output: '', state: 'submitted', metadata: { child_session_id: child.session_id } }
-  })
+  }, textIntervalMs)
 }
 
 /** The call's result once the child's reply ended; `text` is the child's text not streamed into the call yet. */

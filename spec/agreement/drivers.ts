@@ -5,11 +5,13 @@
 import { createAgent, createHub, createServer, memoryStore, remoteAgent, approveEvent, denyEvent, submitResultEvent, type AgentEvent, type Hub, type SessionStore, type AgentState, type ExternalResult, type OutputEvent, type Reply } from '../../lib/index.js'
 import { filter, firstValueFrom, take, toArray, type Observable } from 'rxjs'
 import { listen } from '../../lib/node.js'
-import { sessionAgent } from '../helpers/sessionModel.js'
+import { sessionTreeAgent } from '../helpers/sessionModel.js'
 
 export interface RunOptions {
   signal?: AbortSignal
   rejectOnInterrupt?: boolean
+  /** Stream the sub-agents' events too, tagged with their session. */
+  descendants?: boolean
 }
 
 /** The agent's surface as the scenarios use it. */
@@ -36,7 +38,8 @@ export interface Driver {
 
 /** Milliseconds between the model's streamed deltas ("stream N" answers N deltas). */
 const DELTA_MS = 10
-const options = sessionAgent(DELTA_MS)
+/** The session agent, with a `delegate` tool that runs a sub-agent ("delegate stream 3"). */
+const options = sessionTreeAgent(DELTA_MS)
 
 /** The surface a local agent and a remoteAgent share, method for method (the type checker holds both to it). */
 interface AgentSurface {

@@ -42,6 +42,21 @@ const eventsView = (events: readonly AgentEvent[]): string[] => {
   }
   return out
 }
+/**
+ * A stream with its sub-agents' events as (type, session) pairs, in order: the session's own events
+ * untagged ("own"), each sub-agent named by the order its first event came in (its id differs in every run).
+ */
+const taggedView = (events: readonly AgentEvent[]): string[] => {
+  const names = new Map<string, string>()
+  return events.map((event) => {
+    const tag = event.metadata.session_id
+    if (typeof tag !== 'string') return `${event.type} own`
+    if (!names.has(tag)) names.set(tag, `sub-agent ${names.size + 1}`)
+    return `${event.type} ${names.get(tag)}`
+  })
+}
+/** The blocks of a message without the text or output streamed (how much streams before a stop varies). */
+const shapeView = (msg: Msg): string => `${msg.role} ${msg.finished_reason ?? 'open'}: ${msg.content.map((b) => (b.type === 'tool_call' || b.type === 'tool_result' ? `${b.type} ${b.name} ${b.state}` : b.type)).join(' | ')}`
 /** The ids a session's log holds (replies, calls): different in every run, left out of messages. */
 const idsOf = (log: readonly AgentEvent[]): string[] => {
   const ids = new Set<string>()
@@ -210,6 +225,44 @@ export const scenarios: Scenario[] = [
       assert.equal(o.paused.waiting_for, ['lookup submitted'])
       assert.match(o.resumed.message, /tool_result lookup success "three cats" \| text done$/)
       assert.is(o.state.status, 'idle')
+    },
+  },
+  {
+    name: 'sub-agents with descendants: the stream interleaves the sub-agent\'s events, tagged with its session, as they happened; the state holds only the session\'s own; leaving the loop stops the tree',
+    async run(subject) {
+      const events = await collect(subject.replyStream('delegate stream 3', { descendants: true }))
+      const stateAfterStream = stateView(await subject.state())
+      const stopped: OutputEvent[] = []
+      for await (const event of subject.replyStream('delegate stream 400', { descendants: true })) {
+        stopped.push(event)
+        if (event.type === 'TEXT_BLOCK_DELTA' && event.metadata.session_id) break
+      }
+      const log = await subject.log()
+      const state = await subject.state()
+      return {
+        events: taggedView(events),
+        stateAfterStream,
+        stopped: taggedView(stopped),
+        taggedInLog: log.filter((e) => e.metadata.session_id !== undefined).length,
+        status: state.status,
+        lastMessage: shapeView(state.context.at(-1)!),
+        lastEvent: eventsView(log).at(-1),
+      }
+    },
+    expect(o) {
+      const child = o.events.filter((e: string) => e.endsWith('sub-agent 1'))
+      assert.equal(child, ['REPLY_START', 'MODEL_CALL_START', 'TEXT_BLOCK_START', 'TEXT_BLOCK_DELTA', 'TEXT_BLOCK_DELTA', 'TEXT_BLOCK_DELTA', 'TEXT_BLOCK_END', 'MODEL_CALL_END', 'REPLY_END'].map((t) => `${t} sub-agent 1`))
+      assert.ok(o.events.every((e: string) => e.endsWith(' own') || e.endsWith(' sub-agent 1')), 'one sub-agent')
+      // Its events come between the call's TOOL_RESULT_START and TOOL_RESULT_END.
+      const at = (e: string) => o.events.indexOf(e)
+      assert.ok(at('TOOL_RESULT_START own') < at('REPLY_START sub-agent 1') && at('REPLY_END sub-agent 1') < at('TOOL_RESULT_END own'), o.events.join(', '))
+      assert.is(o.events.at(-1), 'REPLY_END own')
+      assert.match(o.stateAfterStream.context.at(-1), /^assistant completed: tool_call delegate \w+ .* \| tool_result delegate success "0 1 2 " \| text done$/)
+      assert.is(o.stopped.at(-1), 'TEXT_BLOCK_DELTA sub-agent 1')
+      assert.is(o.taggedInLog, 0)
+      assert.is(o.status, 'idle')
+      assert.is(o.lastEvent, 'REPLY_END interrupted')
+      assert.is(o.lastMessage, 'assistant interrupted: tool_call delegate finished | tool_result delegate interrupted')
     },
   },
   {

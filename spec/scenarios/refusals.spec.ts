@@ -49,7 +49,7 @@ test('options of the wrong type are refused', async () => {
   const { agent } = makeAgent([[...say('hi')]], [])
   await refuses(agent, 'INVALID_OPTION', () => agent.replyStream(UserMsg({ content: 'x' }), { signal: 'soon' } as never))
   await refuses(agent, 'INVALID_OPTION', () => agent.reply(UserMsg({ content: 'x' }), { rejectOnInterrupt: 'yes' } as never))
-  for (const metadata of ['trace', [1], { at: new Date() }, { seq: 3 }])
+  for (const metadata of ['trace', [1], { at: new Date() }, { seq: 3 }, { session_id: 'other' }])
     await refuses(agent, 'INVALID_OPTION', () => agent.reply(UserMsg({ content: 'x' }), { metadata } as never))
   const model = scriptedModel([])
   for (const options of [{ name: '', model }, { name: 'a', model: {} }, { name: 'a', model, maxIters: 0 }, { name: 'a', model, tools: [{}] }, { name: 'a', model, sysPrompt: 3 }])

@@ -12,7 +12,7 @@ const tree = (p: ToolProbe) => {
   const leaf = agentTool({
     name: 'dig', description: 'Digs',
     agent: {
-      name: 'Leaf', clock: counterClock('leaf'), tools: [slowTool(p, { name: 'stubborn', ms: 60_000, ignoreSignal: true, safe: true })],
+      name: 'Leaf', clock: counterClock('leaf'), tools: [slowTool(p, { name: 'stubborn', ms: 10_000, ignoreSignal: true, safe: true })],
       model: scriptedModel([[...say('Looking.'), ...callTool('s1', 'stubborn', { x: 'a' })], [...say('Found.')]]),
     },
   })

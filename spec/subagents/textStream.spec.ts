@@ -1,5 +1,6 @@
-// How a sub-agent's text reaches its parent's call: the deltas of one task as one chunk, and no text
-// lost to that batching when a Stop lands between the child's deltas and the chunk.
+// How a sub-agent's text reaches its parent's call: the deltas of one task as one chunk, a fast
+// stream gathered into at most one chunk per interval, a slow one passed on as it comes, and no
+// text lost to that batching when a Stop lands between the child's deltas and the chunk.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { sleep } from '../../lib/abort.js'
@@ -80,20 +81,77 @@ test("stopping the child alone between its deltas and their chunk: the call's re
   checkTree(root)
 })
 
-test("the child's deltas of one task become one delta of the call; deltas of separate tasks each reach the parent as they come", async () => {
+/** A model that streams `n` deltas, each in a task of its own (one network read each). */
+const onePerTask = (n: number): ChatModel => ({
+  name: 'one-per-task',
+  async *stream() {
+    for (let i = 0; i < n; i++) {
+      await new Promise((resolve) => setImmediate(resolve))
+      yield { type: 'text', delta: `w${i} ` }
+    }
+  },
+})
+const textOf = (n: number) => Array.from({ length: n }, (_, i) => `w${i} `).join('')
+
+const leadWith = (model: ChatModel, textIntervalMs?: number) => createAgent({
+  name: 'Lead', clock: counterClock('l'),
+  tools: [agentTool({ name: 'research', description: 'Researches', textIntervalMs, agent: { name: 'Researcher', clock: counterClock('r'), model } })],
+  model: scriptedModel([[...callTool('c1', 'research', { task: 'go' })], [...say('Noted.')]]),
+})
+
+test("the child's deltas of one task become one delta of the call", async () => {
   const burst = lead(scriptedModel([[...say(TEXT, WORDS.length)]]))
   await burst.reply('go')
   assert.equal(callDeltas(burst, 'c1'), [TEXT])
   checkTree(burst)
+})
 
-  const paced = lead(scriptedModel([[...say(TEXT, WORDS.length)]], { chunkDelayMs: 5 }))
-  const seenWhileRunning: string[] = []
-  for await (const event of paced.replyStream('go')) {
-    if (event.type === 'TOOL_RESULT_TEXT_DELTA' && paced.children()[0].state.status === 'running') seenWhileRunning.push(event.delta)
+test('a child streaming fast: its text reaches the call in at most one chunk per interval (default 16 ms), every word kept', async () => {
+  const n = 400
+  const root = leadWith(onePerTask(n))
+  const started = performance.now()
+  await root.reply('go')
+  const elapsed = performance.now() - started
+  const chunks = callDeltas(root, 'c1')
+  assert.is(chunks.join(''), textOf(n))
+  // One chunk at once, then one per 16 ms while the deltas keep coming, and the rest at the end.
+  assert.ok(chunks.length <= Math.ceil(elapsed / 16) + 2, `${chunks.length} chunks in ${elapsed.toFixed(1)} ms`)
+  checkTree(root)
+})
+
+test('textIntervalMs: 0 passes on the deltas of every task as one chunk of their own', async () => {
+  const root = leadWith(onePerTask(50), 0)
+  await root.reply('go')
+  const chunks = callDeltas(root, 'c1')
+  assert.is(chunks.length, 50)
+  assert.is(chunks.join(''), textOf(50))
+  checkTree(root)
+})
+
+test("a child streaming slower than the interval: each delta reaches the parent's follower before the child's next one", async () => {
+  const paced = leadWith(scriptedModel([[...say(TEXT, WORDS.length)]], { chunkDelayMs: 30 }))
+  const order: string[] = []
+  for await (const event of paced.replyStream('go', { descendants: true })) {
+    if (event.type === 'TEXT_BLOCK_DELTA' && event.metadata.session_id !== undefined) order.push(`child ${event.delta}`)
+    if (event.type === 'TOOL_RESULT_TEXT_DELTA') order.push(`call ${event.delta}`)
   }
-  assert.ok(seenWhileRunning.length >= 2, `the parent's follower saw the child's text while it ran (${seenWhileRunning.length} chunks)`)
-  assert.is(callDeltas(paced, 'c1').join(''), TEXT)
+  const childDeltas = order.filter((line) => line.startsWith('child ')).map((line) => line.slice('child '.length))
+  assert.is(childDeltas.length, WORDS.length)
+  assert.is(childDeltas.join(''), TEXT)
+  assert.equal(order, childDeltas.flatMap((delta) => [`child ${delta}`, `call ${delta}`]))
   checkTree(paced)
+})
+
+test('textIntervalMs must be a number of milliseconds, 0 or more', () => {
+  for (const bad of [-1, Number.NaN, Infinity, '16' as unknown as number]) {
+    try {
+      agentTool({ name: 'r', description: 'r', textIntervalMs: bad, agent: { name: 'R', model: scriptedModel([]) } })
+      assert.unreachable(`accepted ${String(bad)}`)
+    } catch (error) {
+      assert.is((error as { code?: string }).code, 'INVALID_OPTION', String(bad))
+      assert.match((error as Error).message, 'textIntervalMs')
+    }
+  }
 })
 
 test("the call's result is recorded after the child's REPLY_END reached every listener of the child", async () => {
