@@ -49,10 +49,10 @@ test("forked while its sub-agent ran: the sub-agent's log as it was before the r
   const agent = sessionTreeAgent(1, clock)
   const hub = createHub({ store, agent, sweepMs: false })
   const { session_id } = await hub.create()
-  await hub.session(session_id).reply('delegate stream 4')
+  await hub.session(session_id).reply('delegate stream 40')
   const events = await store.read(session_id)
   const sub = childOf(events)
-  // After the sub-agent's first text reached the call: the sub-agent was still streaming.
+  // After the sub-agent's first text reached the call (the next comes at most 16 ms later): it was still streaming.
   const seq = seqOf(events, 'TOOL_RESULT_TEXT_DELTA')
   const forked = await forkTree(store, session_id, seq, agent)
   const [forkedSub] = (await sessionTree(store, forked)).children

@@ -26,12 +26,13 @@ const streamed = { chunkDelayMs: 1 }
 /**
  * lead -> research (two calls in parallel) -> deep: the lead's first reply runs two research
  * sub-agents, each running a deep one; its second reply runs one more research sub-agent. Every
- * model streams its chunks 1 ms apart, so the lead records events while sub-agents of each depth run.
+ * model streams its chunks 1 ms apart and a sub-agent's text reaches its parent's call at once, so
+ * the lead records events while sub-agents of each depth run.
  */
 export const leadOptions = (clock: Clock): AgentOptions => {
-  const deep = agentTool({ name: 'deep', description: 'D', agent: () => ({ name: 'Deep', clock, model: scriptedModel([say('Deep answer.', 3)], streamed) }) })
+  const deep = agentTool({ name: 'deep', description: 'D', textIntervalMs: 0, agent: () => ({ name: 'Deep', clock, model: scriptedModel([say('Deep answer.', 3)], streamed) }) })
   const research = agentTool({
-    name: 'research', description: 'R', concurrencySafe: true,
+    name: 'research', description: 'R', concurrencySafe: true, textIntervalMs: 0,
     // Task b's text streams into the lead while task a's deep sub-agent runs.
     agent: ({ task }) => ({ name: 'Researcher', clock, tools: [deep], model: scriptedModel([[...say(task === 'b' ? 'Looking further, and further.' : 'Looking.', task === 'b' ? 20 : 2), ...callTool('d1', 'deep', { task: 'dig' })], say('Found.', 2)], streamed) }),
   })
