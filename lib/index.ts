@@ -21,7 +21,7 @@ export { initialState, type AgentState, type ReplyStatus, type LoopState, type C
 export * from './events.js'
 export * from './messages.js'
 export * from './models/index.js'
-export { stateAt, fork, type ForkOptions, type LogSource } from './timeTravel.js'
+export { stateAt, fork, type ForkOptions, type LogSource } from './timeTravel/index.js'
 export { checkLog, type Finding, type LogCheck } from './logCheck.js'
 export { createHub } from './hub/hub.js'
 export { memoryStore } from './stores/memory.js'

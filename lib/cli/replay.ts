@@ -3,7 +3,7 @@
 // of a store) its sub-agent sessions, nested; `--tree`: the timeline of every session of the tree,
 // from its root, each indented by its depth. It reads the logs and folds them; it never calls a
 // model or runs a tool.
-import { stateAt } from '../timeTravel.js'
+import { stateAt } from '../timeTravel/index.js'
 import { intOption, parse, UsageError, type Command, type Io, type Parsed } from './command.js'
 import { escapeControlsKeepLines, lineSafe } from './escape.js'
 import { loadSource, SOURCE_OPTIONS, SOURCE_USAGE } from './source.js'

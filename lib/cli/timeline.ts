@@ -2,7 +2,7 @@
 // or a tool result's START / DELTA* / END group is one entry holding the whole text (placed where
 // the group ends, or marked open at the cut), and MODEL_CALL_USAGE folds into its MODEL_CALL_END.
 import type { AgentEvent } from '../events.js'
-import { FORK_EVENT_NAME } from '../timeTravel.js'
+import { FORK_EVENT_NAME } from '../timeTravel/index.js'
 import { args, mark, quote, speaker } from './render.js'
 
 export interface Entry {

@@ -6,7 +6,7 @@
 import { Observable, Subscription } from 'rxjs'
 import { AgentError } from '../errors.js'
 import type { AgentEvent } from '../events.js'
-import { isParentLink, type ParentLink } from '../subagents/childLogs.js'
+import { isParentLink, startedSubagent, type ParentLink } from '../subagents/childLogs.js'
 import type { SessionInfo, SessionStore } from './types.js'
 
 export interface SessionTree {
@@ -19,11 +19,7 @@ export interface SessionTree {
   children: SessionTree[]
 }
 
-/** The sub-agent session a parent's event starts, if it is a sub-agent call's TOOL_RESULT_START. */
-export const startedSubagent = (event: AgentEvent): string | undefined => {
-  const id = event.type === 'TOOL_RESULT_START' ? event.metadata.child_session_id : undefined
-  return typeof id === 'string' ? id : undefined
-}
+export { startedSubagent }
 
 /** The sessions started by the calls of `session_id`, with the calls' reply and id, oldest first (reads its log). */
 export const sessionChildren = async (store: SessionStore, session_id: string): Promise<(ParentLink & { child_session_id: string })[]> =>

@@ -55,6 +55,12 @@ export const openReply = (log: LogStore): { parent: ParentLink | null; children:
   return null
 }
 
+/** The sub-agent session a parent's event starts, if it is a sub-agent call's TOOL_RESULT_START (`metadata.child_session_id`). */
+export const startedSubagent = (event: AgentEvent): string | undefined => {
+  const id = event.type === 'TOOL_RESULT_START' ? event.metadata.child_session_id : undefined
+  return typeof id === 'string' ? id : undefined
+}
+
 export const isParentLink = (value: unknown): value is ParentLink => {
   const link = value as Partial<ParentLink> | null
   return typeof link === 'object' && link !== null && typeof link.session_id === 'string' && typeof link.reply_id === 'string' && typeof link.tool_call_id === 'string'

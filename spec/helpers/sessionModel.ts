@@ -7,7 +7,7 @@
 // answers "done"; anything else is answered "ok: TEXT".
 import { z } from 'zod'
 import { sleep } from '../../lib/abort.js'
-import { agentTool, defineTool, ModelError, type ChatModel, type ModelChunk, type Msg, type Tool } from '../../lib/index.js'
+import { agentTool, defineTool, ModelError, type ChatModel, type Clock, type ModelChunk, type Msg, type Tool } from '../../lib/index.js'
 
 const lastText = (msg: Msg | undefined): string =>
   msg?.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('') ?? ''
@@ -62,7 +62,7 @@ export const sessionTools = (): Tool[] => [
 export const sessionAgent = (deltaMs = 5) => () => ({ name: 'Friday', model: sessionModel(deltaMs), tools: sessionTools() })
 
 /** The tools of sessionTools, `slow_delete` (asks, then waits) and `delegate`, a sub-agent with the same model and tools (so "delegate delegate slow 60000" is a tree of depth 2). */
-export const sessionTreeTools = (deltaMs = 5): Tool[] => {
+export const sessionTreeTools = (deltaMs = 5, clock?: Clock): Tool[] => {
   const tools: Tool[] = sessionTools()
   tools.push(defineTool({
     name: 'slow_delete', description: 'Asks, then waits', input: z.object({ ms: z.number() }), permission: 'ask',
@@ -71,9 +71,9 @@ export const sessionTreeTools = (deltaMs = 5): Tool[] => {
       return 'deleted slowly'
     },
   }))
-  tools.push(agentTool({ name: 'delegate', description: 'Hands a task to a sub-agent', agent: () => ({ name: 'Helper', model: sessionModel(deltaMs), tools }) }))
+  tools.push(agentTool({ name: 'delegate', description: 'Hands a task to a sub-agent', agent: () => ({ name: 'Helper', model: sessionModel(deltaMs), tools, ...(clock && { clock }) }) }))
   return tools
 }
 
-/** The agent options of a hub whose sessions can delegate (sessionTreeTools). */
-export const sessionTreeAgent = (deltaMs = 5) => () => ({ name: 'Friday', model: sessionModel(deltaMs), tools: sessionTreeTools(deltaMs) })
+/** The agent options of a hub whose sessions can delegate (sessionTreeTools); `clock`: every agent's of the tree. */
+export const sessionTreeAgent = (deltaMs = 5, clock?: Clock) => () => ({ name: 'Friday', model: sessionModel(deltaMs), tools: sessionTreeTools(deltaMs, clock), ...(clock && { clock }) })

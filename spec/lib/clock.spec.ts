@@ -1,8 +1,9 @@
 // The system clock's ids: a random per-process prefix, then a counter in base 36 (built from
-// character codes, so the carries are the clock's own arithmetic); unique, URL-safe.
+// character codes, so the carries are the clock's own arithmetic); unique, URL-safe; idOrder tells
+// which of two ids one system clock made first, and nothing for ids of different clocks.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { createSystemClock } from '../../lib/clock.js'
+import { counterClock, createSystemClock, idOrder } from '../../lib/clock.js'
 import { checkSessionId } from '../../lib/stores/sessions.js'
 
 const test = suite('lib/clock')
@@ -29,6 +30,26 @@ test("every id is a valid session id (it names a sub-agent's session): the rando
     const id = createSystemClock().id()
     assert.not.throws(() => checkSessionId(id), `${id} is a valid session id`)
   }
+})
+
+test("idOrder orders one system clock's ids as they were made, across every carry up to three digits", () => {
+  const clock = createSystemClock()
+  let previous = clock.id()
+  assert.is(idOrder(previous, previous), 0)
+  for (let n = 1; n <= 36 ** 3 + 40; n++) {
+    const id = clock.id()
+    if (!(idOrder(previous, id)! < 0 && idOrder(id, previous)! > 0)) assert.unreachable(`id ${n} (${id}) after ${previous}`)
+    previous = id
+  }
+})
+
+test('idOrder tells nothing of ids from two clocks, or of ids of another shape', () => {
+  const [a, b] = [createSystemClock().id(), createSystemClock().id()]
+  assert.is(idOrder(a, b), undefined)
+  const custom = counterClock('abcdefghijklmnop')
+  assert.is(idOrder(custom.id(), custom.id()), undefined)
+  assert.is(idOrder(`${a.slice(0, 12)}0a`, `${a.slice(0, 12)}1`), undefined, 'a counter with a leading zero is no system id')
+  assert.is(idOrder('short', 'shorter'), undefined)
 })
 
 test.run()

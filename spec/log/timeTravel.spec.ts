@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert'
 import { AgentError, memoryLog, outputText, replay, say, scriptedModel, UserConfirmResultEvent, UserMsg, type AgentEvent } from '../../lib/index.js'
 import { fileLog } from '../../lib/fileLog.js'
 import { readLogFile } from '../../lib/fileLog/read.js'
-import { fork, stateAt } from '../../lib/timeTravel.js'
+import { fork, stateAt } from '../../lib/timeTravel/index.js'
 import { allTools, assertConsistent, runEveryEnding } from './helpers/agents.js'
 import { tempLog } from './helpers/files.js'
 

@@ -1,5 +1,6 @@
 // Forking a tree: the root forked at a seq forks its sub-agent sessions as they were at that point
-// (each log cut where the parent's had reached, new ids, links rewritten), through forkTree and the
+// (each log cut where the root's had reached: the events created before its next one; new ids,
+// links rewritten; spec/hub/forkTree.spec.ts forks a deeper tree at every seq), through forkTree and the
 // server's POST /sessions/:id/fork; the fork goes on (a parked one is answered) and the original is untouched.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -7,6 +8,7 @@ import { createHub, createServer, forkTree, memoryStore, replay, sessionTree, ty
 import { directoryStore, listen } from '../../lib/node.js'
 import { sessionTreeAgent } from '../helpers/sessionModel.js'
 import { tempDir } from '../log/helpers/files.js'
+import { recordingClock } from '../timeTravel/helpers/forkedTree.js'
 import { checkStoredLog, childOf, eventually } from './helpers/hubTree.js'
 
 const test = suite('subagents/fork')
@@ -41,42 +43,33 @@ test('a parked tree forked at its last event: new sessions linked to each other,
 /** The position of the first event of `type` in the root's log (seq). */
 const seqOf = (events: AgentEvent[], type: string) => events.findIndex((e) => e.type === type) + 1
 
-test("forked while its sub-agent ran: each sub-agent's log as it was before the root's next event, a cut one closed before its parent", async () => {
+test("forked while its sub-agent ran: the sub-agent's log as it was before the root's next event, its cut reply closed before its parent's", async () => {
   const store = memoryStore()
-  const agent = sessionTreeAgent(1)
+  const { clock, rank } = recordingClock()
+  const agent = sessionTreeAgent(1, clock)
   const hub = createHub({ store, agent, sweepMs: false })
   const { session_id } = await hub.create()
-  await hub.session(session_id).reply('delegate delegate stream 4')
+  await hub.session(session_id).reply('delegate stream 40')
   const events = await store.read(session_id)
-  const mid = childOf(events)
-  // After the call started, before the sub-agent's first text reached it: the sub-agent was running.
-  const seq = seqOf(events, 'TOOL_RESULT_TEXT_DELTA') - 1
+  const sub = childOf(events)
+  // After the sub-agent's first text reached the call (the next comes at most 16 ms later): it was still streaming.
+  const seq = seqOf(events, 'TOOL_RESULT_TEXT_DELTA')
   const forked = await forkTree(store, session_id, seq, agent)
-  const tree = await sessionTree(store, forked)
-  const [forkedMid] = tree.children
-  const [forkedLeaf] = forkedMid?.children ?? []
-  assert.ok(forkedLeaf, 'the sub-sub-agent is forked too')
-  const next = events[seq].created_at
-  const leaf = childOf(await store.read(mid))
-  const expected: string[] = ['interrupted']
-  for (const [original, copy] of [[mid, forkedMid.session_id], [leaf, forkedLeaf.session_id]]) {
-    const events = await store.read(original)
-    const kept = events.filter((e) => e.created_at < next)
-    const forkedEvents = (await store.read(copy)).filter((e) => e.type !== 'CUSTOM')
-    assert.equal(forkedEvents.slice(0, kept.length).map((e) => e.id), kept.map((e) => e.id), `${copy}: the events of ${original} before the root's next event`)
-    const end = kept.find((e) => e.type === 'REPLY_END')
-    expected.push(end?.type === 'REPLY_END' ? end.finished_reason : 'interrupted')
-  }
-  assert.is(expected[1], 'interrupted', 'the sub-agent was running at the cut')
-  const ends = new Map<string, AgentEvent>()
-  for (const id of ids(tree)) {
+  const [forkedSub] = (await sessionTree(store, forked)).children
+  // The order the tree's events were created in (the clock's), not their times (many share a millisecond).
+  const kept = (await store.read(sub)).filter((e) => rank.get(e.id)! < rank.get(events[seq].id)!)
+  assert.ok(kept.some((e) => e.type === 'TEXT_BLOCK_DELTA') && !kept.some((e) => e.type === 'REPLY_END'), 'the sub-agent had streamed, not ended')
+  const forkedEvents = await store.read(forkedSub.session_id)
+  assert.equal(forkedEvents.slice(0, kept.length).map((e) => e.id), kept.map((e) => e.id), "the sub-agent's events before the root's next event")
+  const ends: AgentEvent[] = []
+  for (const id of [forkedSub.session_id, forked]) {
     const log = await store.read(id)
     checkStoredLog(log, id)
-    ends.set(id, log.filter((e) => e.type !== 'CUSTOM').at(-1)!) // a fork ends with its marker when its reply was over
+    const end = log.at(-1)!
+    assert.ok(end.type === 'REPLY_END' && end.finished_reason === 'interrupted', `${id}: the cut reply closed as interrupted`)
+    ends.push(end)
   }
-  const reason = (id: string) => { const e = ends.get(id)!; return e.type === 'REPLY_END' ? e.finished_reason : e.type }
-  assert.equal([reason(forked), reason(forkedMid.session_id), reason(forkedLeaf.session_id)], expected, 'the cut replies closed, a finished one as it was')
-  assert.ok(ends.get(forkedMid.session_id)!.created_at <= ends.get(forked)!.created_at, 'the sub-agent closed before its parent')
+  assert.ok(rank.get(ends[0].id)! < rank.get(ends[1].id)!, 'the sub-agent closed before its parent')
   await hub.close()
 })
 
