@@ -94,21 +94,35 @@ test('tagged events with seqs below the session\'s, even a REPLY_END, neither en
   }
 })
 
-test('a stream cut by the network while the sub-agent runs goes on from the followed log: each of the session\'s own events once, to its end; the state is the server\'s', async () => {
+test('a stream cut by the network while the sub-agent runs goes on from the log with the sub-agents\' events: each event of the session and of the sub-agent once, in order, to their ends; the state is the server\'s', async () => {
   const server = await startServer(sessionTreeAgent(20))
   const id = await newSession(server.url)
   // Cut after the sub-agent's first events (the 7th event is the call's TOOL_RESULT_START).
-  const remote = remoteAgent({ url: server.url, session: id, fetch: rewriting('/replies', cutAfterEvents(9), 1) })
+  const CUT = 9
+  const remote = remoteAgent({ url: server.url, session: id, fetch: rewriting('/replies', cutAfterEvents(CUT), 1) })
   try {
     const events: OutputEvent[] = []
     for await (const event of remote.replyStream('delegate stream 5', { descendants: true })) events.push(event)
-    assert.ok(events.slice(0, 9).some((e) => tagOf(e) !== undefined), 'the sub-agent\'s first events came before the cut')
+    assert.ok(events.slice(0, CUT).some((e) => tagOf(e) !== undefined), 'the sub-agent\'s first events came before the cut')
     const own = events.filter((e) => tagOf(e) === undefined)
     const state = await remote.sync()
     assert.equal(own.map((e) => e.id), remote.log.filter(isOutputEvent).filter((e) => e.reply_id === own[0].reply_id).map((e) => e.id))
     const end = own.at(-1)!
     assert.is(end.type === 'REPLY_END' && end.finished_reason, 'completed')
     assert.equal(state, await serverState(server.url, id))
+    // The sub-agent's events: after the cut too, each once, in its log's order, to its REPLY_END.
+    const childId = (await server.hub.session(id).tree()).children[0].session_id
+    const tagged = events.filter((e) => tagOf(e) !== undefined)
+    assert.ok(tagged.every((e) => tagOf(e) === childId), 'every tagged event names the sub-agent')
+    assert.ok(events.slice(CUT).some((e) => tagOf(e) === childId), 'the sub-agent\'s events after the cut are yielded')
+    const childLog = remoteAgent({ url: server.url, session: childId })
+    try {
+      await childLog.sync()
+      assert.equal(tagged.map((e) => e.id), childLog.log.filter(isOutputEvent).map((e) => e.id), 'the sub-agent\'s output events, each once, in order')
+    } finally {
+      childLog.close()
+    }
+    assert.is(tagged.at(-1)?.type, 'REPLY_END')
   } finally {
     remote.close()
     await server.close()
