@@ -5,7 +5,8 @@
 // server, so `replay(remote.log)` equals the server's state; it follows them only while something
 // needs them (follower.ts), so it never keeps a process alive on its own. Replies stream from
 // POST /replies; leaving one early or aborting its signal interrupts it. With `descendants` a reply
-// stream interleaves the sub-agents' events (tagged with their session): yielded, never folded here.
+// stream interleaves the sub-agents' events (tagged with their session): yielded, never folded here;
+// cut by the network, it goes on from the events with the sub-agents' (treeResume.ts).
 // No agent logic lives here.
 import { BehaviorSubject, Observable, type Subject } from 'rxjs'
 import type { AgentState } from '../../reducers/state.js'
@@ -108,7 +109,8 @@ export class RemoteAgent {
   /**
    * Starts or resumes a reply and yields its output events, as a local agent's `replyStream`; once it
    * ends, `state` shows the end or the pause. Leaving early or the signal interrupts it. A stream cut
-   * by the network goes on from the session's followed log, from the last seq seen.
+   * by the network goes on from the session's followed log, from the last seq seen (with
+   * `descendants`, from its events with the sub-agents', skipping those already yielded).
    */
   replyStream(input: AgentInput | string, options: RemoteReplyOptions = {}): AsyncGenerator<OutputEvent> {
     return this.stream(input, options, newTrack())

@@ -12,7 +12,7 @@ import type { AgentState } from '../../reducers/state.js'
 import { toMessage } from './commands.js'
 import { isBusyElsewhere, type HubCore } from './hub.js'
 import { remoteReply } from './remoteReply.js'
-import { followTree, sessionTree } from './tree.js'
+import { followTree, sessionTree, subagentsOpenAt } from './tree.js'
 import type { SessionHandle } from './types.js'
 
 /** The live session for a reply, or null when another process owns it (and the store can route). */
@@ -117,13 +117,9 @@ export const sessionHandle = (core: HubCore, session_id: string): SessionHandle 
     const { store } = core.options
     if (!options.descendants) return store.follow(session_id, options)
     const { fromSeq = 0 } = options
-    // Resuming: the sub-agents of the reply in progress started before `fromSeq` are followed too.
-    return fromSeq === 0 ? followTree(store, session_id) : defer(async () => followTree(store, session_id, { fromSeq, open: openSubagents(await stateOf(core, session_id)) })).pipe(mergeAll())
+    // Resuming: the sub-agents of the reply in progress at `fromSeq` (started before it) are followed too.
+    return fromSeq === 0 ? followTree(store, session_id) : defer(async () => followTree(store, session_id, { fromSeq, open: await subagentsOpenAt(store, session_id, fromSeq) })).pipe(mergeAll())
   },
   tree: () => sessionTree(core.options.store, session_id),
 })
 
-/** The sub-agent sessions of the reply in progress (its tool results' `metadata.child_session_id`). */
-const openSubagents = (state: AgentState): string[] =>
-  state.status === 'idle' || !state.reply_msg ? []
-    : state.reply_msg.content.flatMap((b) => (b.type === 'tool_result' && typeof b.metadata.child_session_id === 'string' ? [b.metadata.child_session_id] : []))

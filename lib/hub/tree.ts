@@ -32,6 +32,20 @@ export const sessionChildren = async (store: SessionStore, session_id: string): 
     return child_session_id && event.type === 'TOOL_RESULT_START' ? [{ session_id, reply_id: event.reply_id, tool_call_id: event.tool_call_id, child_session_id }] : []
   })
 
+/**
+ * The sub-agent sessions of the reply in progress at `fromSeq` (started by its calls at or before
+ * that seq), read from the log: followed from their start when a follow resumes there, even if the
+ * reply has ended since.
+ */
+export const subagentsOpenAt = async (store: SessionStore, session_id: string, fromSeq: number): Promise<string[]> => {
+  const upTo = (await store.read(session_id)).filter((event) => Number(event.metadata.seq) <= fromSeq)
+  const ended = new Set(upTo.flatMap((event) => (event.type === 'REPLY_END' ? [event.reply_id] : [])))
+  return upTo.flatMap((event) => {
+    const child = startedSubagent(event)
+    return child && event.type === 'TOOL_RESULT_START' && !ended.has(event.reply_id) ? [child] : []
+  })
+}
+
 /** The tree under `session_id`: ids, parents, status, from the sessions' logs and infos. NOT_FOUND for an unknown session. */
 export const sessionTree = async (store: SessionStore, session_id: string): Promise<SessionTree> => {
   const info = await store.info(session_id)
@@ -54,7 +68,8 @@ const APPEAR_MS = 10
 /**
  * The events of `session_id` after `fromSeq`, then live ones; with each sub-agent call that starts
  * (and each call of the reply in progress, `open`), the sub-agent's events from its start, tagged
- * with its `metadata.session_id`, recursively. A sub-agent is followed until its REPLY_END.
+ * with its `metadata.session_id`, recursively. A sub-agent is followed until its REPLY_END. An
+ * `open` sub-agent's history comes before the session's events (which it caused, such as its call's end).
  */
 export const followTree = (store: SessionStore, session_id: string, options: { fromSeq?: number; open?: readonly string[] } = {}): Observable<AgentEvent> =>
   new Observable<AgentEvent>((subscriber) => {
@@ -74,16 +89,28 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
       if (!appearing.delete(id) || appearing.size) return
       for (const event of held.splice(0)) own(event)
     }
-    const child = (id: string, tries = 0) => {
+    // `open`: started before the follow, so the session's events wait until its history has come
+    // (the burst a store sends first, or a while for a session without events).
+    const child = (id: string, tries = 0, open = false) => {
       if (tries === 0 && followed.has(id)) return
       followed.add(id)
       // Its own subscription, so that a REPLY_END met while the history is replayed can end it.
       const follow = new Subscription()
       subscriptions.add(follow)
       let missing = false
+      let first = open
+      if (open && tries === 0) {
+        appearing.add(id)
+        const timer = setTimeout(() => appeared(id), APPEAR_TRIES * APPEAR_MS)
+        subscriptions.add(() => clearTimeout(timer))
+      }
       follow.add(store.follow(id).subscribe({
         next: (event) => {
           if (follow.closed) return
+          if (first) {
+            first = false
+            queueMicrotask(() => appeared(id))
+          }
           subscriber.next({ ...event, metadata: { ...event.metadata, session_id: id } })
           const started = startedSubagent(event)
           if (started) child(started)
@@ -98,18 +125,18 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
           if (error instanceof AgentError && error.code === 'NOT_FOUND' && tries < APPEAR_TRIES) {
             missing = true
             appearing.add(id)
-            const timer = setTimeout(() => child(id, tries + 1), APPEAR_MS)
+            const timer = setTimeout(() => child(id, tries + 1, open), APPEAR_MS)
             subscriptions.add(() => clearTimeout(timer))
           } else appeared(id)
         },
       }))
-      if (!missing) appeared(id)
+      if (!missing && !open) appeared(id)
     }
+    for (const id of options.open ?? []) child(id, 0, true)
     subscriptions.add(store.follow(session_id, { fromSeq: options.fromSeq }).subscribe({
       next: own,
       error: (error) => subscriber.error(error),
       complete: () => subscriber.complete(),
     }))
-    for (const id of options.open ?? []) child(id)
     return subscriptions
   })
