@@ -217,8 +217,16 @@ export class RemoteAgent {
       }
       if (this.failure) throw this.failure
       if (track.reply_id === null) return
-      // Cut by the network: the rest from the log (with the sub-agents' events, when asked), to its end or pause.
-      if (!ended && !stop.signal.aborted) ended = options.descendants ? yield* resumeTree(this.tree, track, stop.signal) : yield* this.replyFromLog(track, true)
+      // Cut by the network: the rest from the log (with the sub-agents' events, when asked), to its end
+      // or pause; a bad event there ends the stream with its code, as in the reply stream.
+      if (!ended && !stop.signal.aborted) {
+        try {
+          ended = options.descendants ? yield* resumeTree(this.tree, track, stop.signal) : yield* this.replyFromLog(track, true)
+        } catch (error) {
+          failed = true
+          throw error
+        }
+      }
       if (!ended) {
         // Stopped: the closing events, once the followed log holds what the server had when it answered.
         if (stoppedAt > track.seq) await this.reach(stoppedAt)

@@ -195,6 +195,31 @@ test('a cut stream whose sub-agent then asks ends at the reply\'s pause, though 
   }
 })
 
+test('the signal stops a cut stream read on with the sub-agents\' events: it ends with the reply\'s interrupted REPLY_END, each event once, and state shows it', async () => {
+  const server = await startServer(sessionTreeAgent(5))
+  const id = await newSession(server.url)
+  const remote = remoteAgent({ url: server.url, session: id, fetch: rewriting('/replies', cutAfterEvents(9), 1) })
+  const controller = new AbortController()
+  try {
+    const events: OutputEvent[] = []
+    await within((async () => {
+      for await (const event of remote.replyStream('delegate stream 400', { descendants: true, signal: controller.signal })) {
+        events.push(event)
+        if (events.length > 12 && tagOf(event) !== undefined) controller.abort()
+      }
+    })(), LONG, 'the stopped reply stream')
+    const end = events.at(-1)!
+    assert.is(tagOf(end), undefined)
+    assert.is(end.type === 'REPLY_END' && end.finished_reason, 'interrupted')
+    assert.is(new Set(events.map((e) => e.id)).size, events.length, 'each event once')
+    assert.is(remote.state.status, 'idle')
+    assert.equal(await remote.sync(), await serverState(server.url, id))
+  } finally {
+    remote.close()
+    await server.close()
+  }
+})
+
 test('a bad tagged event ends the stream with INVALID_EVENT: a malformed one, one with an SSE id, one whose seq goes back in its session; nothing bad is yielded or folded', async () => {
   const server = await startServer(sessionTreeAgent())
   const id = await newSession(server.url)
