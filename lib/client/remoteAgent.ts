@@ -5,7 +5,8 @@
 // server, so `replay(remote.log)` equals the server's state; it follows them only while something
 // needs them (follower.ts), so it never keeps a process alive on its own. Replies stream from
 // POST /replies; leaving one early or aborting its signal interrupts it. With `descendants` a reply
-// stream interleaves the sub-agents' events (tagged with their session): yielded, never folded here.
+// stream interleaves the sub-agents' events (tagged with their session): yielded, never folded here;
+// cut by the network, it goes on from the events with the sub-agents' (treeResume.ts).
 // No agent logic lives here.
 import { BehaviorSubject, Observable, type Subject } from 'rxjs'
 import type { AgentState } from '../../reducers/state.js'
@@ -17,8 +18,10 @@ import type { Reply } from '../text.js'
 import { FoldedLog } from './foldedLog.js'
 import { Follower, type RemoteConnection } from './follower.js'
 import { replyOutcome } from './outcome.js'
-import { receivedDescendantEvent, receivedEvent, taggedSession } from './received.js'
+import { receivedEvent } from './received.js'
 import { DEFAULT_MAX_LINE_BYTES, readSse, responseError } from './sse.js'
+import { isDescendantMessage, newTrack, takeDescendant, type ReplyTrack } from './track.js'
+import { resumeTree, type TreeSource } from './treeResume.js'
 
 export type { RemoteConnection } from './follower.js'
 
@@ -47,24 +50,6 @@ export interface RemoteReplyOptions {
   descendants?: boolean
 }
 
-/**
- * How one reply stream went: its id, the seq of its last durable event (the server names a seq,
- * `id:`, only on the events committed when delivered: its end and pauses), the events yielded since
- * (skipped when the rest is read from the log), and whether its caller stopped it.
- */
-interface ReplyTrack {
-  reply_id: string | null
-  seq: number
-  since: Set<string>
-  /** The seq of the last event yielded (durable or not): the folded state has caught up once it is there. */
-  last: number
-  stopped: boolean
-  /** With `descendants`: the seq of the last event yielded of each sub-agent session. */
-  descendants: Map<string, number>
-}
-
-const newTrack = (): ReplyTrack => ({ reply_id: null, seq: 0, since: new Set(), last: 0, stopped: false, descendants: new Map() })
-
 export class RemoteAgent {
   readonly session_id: string
   private readonly connection = new BehaviorSubject<RemoteConnection>('connecting')
@@ -72,6 +57,8 @@ export class RemoteAgent {
   /** Aborts every request and stream in flight when this client ends (close(), or the session is gone). */
   private readonly ending = new AbortController()
   private readonly follower: Follower
+  /** The session's events with its sub-agents', for the rest of a cut reply stream asked with `descendants`. */
+  private readonly tree: TreeSource
   private readonly base: string
   private readonly fetch: typeof globalThis.fetch
   private readonly maxLineBytes: number
@@ -95,6 +82,12 @@ export class RemoteAgent {
       apply: (message) => this.folded.apply(receivedEvent(message)),
       fail: (error) => this.fail(error),
     }, this.connection)
+    this.tree = {
+      session_id: this.session_id,
+      open: async (fromSeq, signal) => readSse(await this.send('GET', `/events?descendants=1&from_seq=${fromSeq}`, undefined, signal), { maxLineBytes: this.maxLineBytes, signal }),
+      states: this.folded.states,
+      reach: (seq) => this.reach(seq),
+    }
   }
 
   /** The fold of the events received so far (up to date while a call is in progress or someone subscribes; `sync()` brings it up to date). */
@@ -116,7 +109,8 @@ export class RemoteAgent {
   /**
    * Starts or resumes a reply and yields its output events, as a local agent's `replyStream`; once it
    * ends, `state` shows the end or the pause. Leaving early or the signal interrupts it. A stream cut
-   * by the network goes on from the session's followed log, from the last seq seen.
+   * by the network goes on from the session's followed log, from the last seq seen (with
+   * `descendants`, from its events with the sub-agents', skipping those already yielded).
    */
   replyStream(input: AgentInput | string, options: RemoteReplyOptions = {}): AsyncGenerator<OutputEvent> {
     return this.stream(input, options, newTrack())
@@ -192,11 +186,9 @@ export class RemoteAgent {
       if (track.stopped) interrupt()
       try {
         for await (const message of readSse(response, { maxLineBytes: this.maxLineBytes, signal: stop.signal })) {
-          if (options.descendants && isDescendant(taggedSession(message), this.session_id)) {
-            const { session_id, seq, event } = receivedDescendantEvent(message)
-            if (seq <= (track.descendants.get(session_id) ?? 0)) throw new AgentError('INVALID_EVENT', `The server sent a ${event.type} event of session ${session_id} with seq ${seq} after its seq ${track.descendants.get(session_id)} in one reply stream.`)
-            track.descendants.set(session_id, seq)
-            if (isOutputEvent(event)) yield event
+          if (options.descendants && isDescendantMessage(message, this.session_id)) {
+            const event = takeDescendant(track, message)
+            if (event) yield event
             continue
           }
           const { seq, event } = receivedEvent(message)
@@ -225,11 +217,21 @@ export class RemoteAgent {
       }
       if (this.failure) throw this.failure
       if (track.reply_id === null) return
-      if (stop.signal.aborted) {
+      // Cut by the network: the rest from the log (with the sub-agents' events, when asked), to its end
+      // or pause; a bad event there ends the stream with its code, as in the reply stream.
+      if (!ended && !stop.signal.aborted) {
+        try {
+          ended = options.descendants ? yield* resumeTree(this.tree, track, stop.signal) : yield* this.replyFromLog(track, true)
+        } catch (error) {
+          failed = true
+          throw error
+        }
+      }
+      if (!ended) {
         // Stopped: the closing events, once the followed log holds what the server had when it answered.
         if (stoppedAt > track.seq) await this.reach(stoppedAt)
         yield* this.replyFromLog(track, false)
-      } else if (!ended) yield* this.replyFromLog(track, true)
+      }
       ended = true
       await this.reach(track.seq)
     } catch (error) {
@@ -247,18 +249,18 @@ export class RemoteAgent {
   }
 
   /** The rest of `track`'s reply after its seq but the events it yielded since, as the followed log holds it (to its end or pause); waiting for more only with `wait`. */
-  private async *replyFromLog(track: ReplyTrack, wait: boolean): AsyncGenerator<OutputEvent> {
+  private async *replyFromLog(track: ReplyTrack, wait: boolean): AsyncGenerator<OutputEvent, true> {
     for (;;) {
       while (track.seq < this.folded.entries.length) {
         const event = this.folded.entries[track.seq++]
         if (!isOutputEvent(event) || event.reply_id !== track.reply_id || track.since.has(event.id)) continue
         track.last = Math.max(track.last, track.seq)
         yield event
-        if (event.type === 'REPLY_END') return
+        if (event.type === 'REPLY_END') return true
       }
       // Paused again: once the state has folded every event yielded (not an earlier pause of this reply).
       const { status, reply_id, seq } = this.state
-      if (!wait || (status === 'paused' && reply_id === track.reply_id && seq >= track.last)) return
+      if (!wait || (status === 'paused' && reply_id === track.reply_id && seq >= track.last)) return true
       await this.reach(track.seq + 1)
     }
   }
@@ -345,9 +347,6 @@ export class RemoteAgent {
     })
   }
 }
-
-/** A sub-agent's tag: another session than the followed one (whose own events are untagged). */
-const isDescendant = (tag: string | undefined, session_id: string): tag is string => tag !== undefined && tag !== session_id
 
 /** The reply's end or a pause (what a reply stream names with a durable id). */
 const isTerminal = (event: OutputEvent): boolean => SYNC_POINTS.has(event.type)

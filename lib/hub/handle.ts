@@ -11,10 +11,11 @@ import type { AgentState } from '../../reducers/state.js'
 import { toMessage } from './commands.js'
 import { isBusyElsewhere, type HubCore } from './hub.js'
 import { remoteReply } from './remoteReply.js'
-import { followTree, sessionTree } from './tree.js'
+import { followTree } from './followTree.js'
+import { sessionTree, subagentsOpenAt } from './tree.js'
 import type { SessionHandle } from './types.js'
 import { sessionState } from './state.js'
-import { replyChildren, storedTreeWaiting } from './waiting.js'
+import { storedTreeWaiting } from './waiting.js'
 
 /** The live session for a reply, or null when another process owns it (and the store can route). */
 const ownedHere = async (core: HubCore, session_id: string) => {
@@ -110,12 +111,10 @@ export const sessionHandle = (core: HubCore, session_id: string): SessionHandle 
     const { store } = core.options
     if (!options.descendants) return store.follow(session_id, options)
     const { fromSeq = 0 } = options
-    // Resuming: the sub-agents of the reply in progress started before `fromSeq` are followed too.
-    return fromSeq === 0 ? followTree(store, session_id) : defer(async () => followTree(store, session_id, { fromSeq, open: openSubagents(await sessionState(core, session_id)) })).pipe(mergeAll())
+    // Resuming: the sub-agents of the reply in progress at `fromSeq` (started before it) are followed too.
+    return fromSeq === 0 ? followTree(store, session_id) : defer(async () => followTree(store, session_id, { fromSeq, open: await subagentsOpenAt(store, session_id, fromSeq) })).pipe(mergeAll())
   },
   tree: () => sessionTree(core.options.store, session_id),
   waiting: () => storedTreeWaiting((id) => sessionState(core, id), session_id),
 })
 
-/** The sub-agent sessions of the reply in progress (its tool results' `metadata.child_session_id`). */
-const openSubagents = (state: AgentState): string[] => (state.status === 'idle' ? [] : [...replyChildren(state).values()])

@@ -12,11 +12,12 @@ import type { Msg } from '../messages.js'
 import { inputMetadata } from '../options.js'
 import { endedReplyMsg, type ReplyOptions } from '../replyRun.js'
 import { replay } from '../../reducers/root.js'
+import type { AgentState } from '../../reducers/state.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
 import type { HubCore } from './hub.js'
 import { sessionState } from './state.js'
-import { followTree, type OpenSubagent } from './tree.js'
-import { replyTreeStates } from './waiting.js'
+import { followTree, type OpenSubagent } from './followTree.js'
+import { replyChildren, replyTreeStates } from './waiting.js'
 
 const replyOf = (caused: AgentEvent[]): string | null => {
   for (const event of caused) if (event.type === 'REPLY_START' || event.type === 'USER_CONFIRM_RESULT' || event.type === 'EXTERNAL_EXECUTION_RESULT') return event.reply_id
@@ -64,7 +65,7 @@ export const remoteReply = (core: HubCore, session_id: string, input: AgentInput
     if (!reply_id || (!below && caused.length === 0)) return
     const follow = below
       // The tree's sub-agents whose replies have not ended, each from where it stood before the answer.
-      ? followQueue(core, session_id, root.seq, tree!.slice(1).filter(({ state }) => state.status !== 'idle').map(({ session_id: id, state }) => ({ session_id: id, fromSeq: state.seq })))
+      ? followQueue(core, session_id, root.seq, openCalls(tree!))
       : followQueue(core, session_id, (caused[0].metadata.seq as number) - 1, descendants ? [] : null)
     let stopping: Promise<unknown> | null = null
     const stop = () => (stopping ??= core.run(session_id, { op: 'interrupt' }).catch(() => undefined))
@@ -117,6 +118,15 @@ export const remoteReply = (core: HubCore, session_id: string, input: AgentInput
   }
 
   return { events, result }
+}
+
+/** The sub-agents of a tree whose replies have not ended, with their calls, each to follow from where it stands. */
+const openCalls = (tree: readonly { session_id: string; state: AgentState }[]): OpenSubagent[] => {
+  const states = new Map(tree.map(({ session_id, state }) => [session_id, state]))
+  return tree.flatMap(({ session_id: parent, state }) => [...replyChildren(state)].flatMap(([tool_call_id, child]) => {
+    const at = states.get(child)
+    return at && at.status !== 'idle' ? [{ session_id: child, parent, tool_call_id, fromSeq: at.seq }] : []
+  }))
 }
 
 const isPause = (event: AgentEvent): boolean => event.type === 'REQUIRE_USER_CONFIRM' || event.type === 'REQUIRE_EXTERNAL_EXECUTION'

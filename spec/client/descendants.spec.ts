@@ -10,7 +10,8 @@ import { rejectsWithCode } from '../helpers/expect.js'
 import { within } from '../helpers/hardening.js'
 import { sessionTreeAgent } from '../helpers/sessionModel.js'
 import { newSession, startServer } from '../server/helpers.js'
-import { cutAfterEvents, frame, rewriting, serverState, sseThenOpen } from './helpers.js'
+import { eventually } from '../subagents/helpers/hubTree.js'
+import { cutAfterEvents, frame, gatedFetch, rewriting, serverState, sseThenOpen } from './helpers.js'
 
 const test = suite('client/descendants')
 const LONG = 15_000
@@ -94,21 +95,125 @@ test('tagged events with seqs below the session\'s, even a REPLY_END, neither en
   }
 })
 
-test('a stream cut by the network while the sub-agent runs goes on from the followed log: each of the session\'s own events once, to its end; the state is the server\'s', async () => {
+test('a stream cut by the network while the sub-agent runs goes on from the log with the sub-agents\' events: each event of the session and of the sub-agent once, in order, to their ends; the state is the server\'s', async () => {
   const server = await startServer(sessionTreeAgent(20))
   const id = await newSession(server.url)
   // Cut after the sub-agent's first events (the 7th event is the call's TOOL_RESULT_START).
-  const remote = remoteAgent({ url: server.url, session: id, fetch: rewriting('/replies', cutAfterEvents(9), 1) })
+  const CUT = 9
+  const remote = remoteAgent({ url: server.url, session: id, fetch: rewriting('/replies', cutAfterEvents(CUT), 1) })
   try {
     const events: OutputEvent[] = []
     for await (const event of remote.replyStream('delegate stream 5', { descendants: true })) events.push(event)
-    assert.ok(events.slice(0, 9).some((e) => tagOf(e) !== undefined), 'the sub-agent\'s first events came before the cut')
+    assert.ok(events.slice(0, CUT).some((e) => tagOf(e) !== undefined), 'the sub-agent\'s first events came before the cut')
     const own = events.filter((e) => tagOf(e) === undefined)
     const state = await remote.sync()
     assert.equal(own.map((e) => e.id), remote.log.filter(isOutputEvent).filter((e) => e.reply_id === own[0].reply_id).map((e) => e.id))
     const end = own.at(-1)!
     assert.is(end.type === 'REPLY_END' && end.finished_reason, 'completed')
     assert.equal(state, await serverState(server.url, id))
+    // The sub-agent's events: after the cut too, each once, in its log's order, to its REPLY_END.
+    const childId = (await server.hub.session(id).tree()).children[0].session_id
+    const tagged = events.filter((e) => tagOf(e) !== undefined)
+    assert.ok(tagged.every((e) => tagOf(e) === childId), 'every tagged event names the sub-agent')
+    assert.ok(events.slice(CUT).some((e) => tagOf(e) === childId), 'the sub-agent\'s events after the cut are yielded')
+    const childLog = remoteAgent({ url: server.url, session: childId })
+    try {
+      await childLog.sync()
+      assert.equal(tagged.map((e) => e.id), childLog.log.filter(isOutputEvent).map((e) => e.id), 'the sub-agent\'s output events, each once, in order')
+    } finally {
+      childLog.close()
+    }
+    assert.is(tagged.at(-1)?.type, 'REPLY_END')
+  } finally {
+    remote.close()
+    await server.close()
+  }
+})
+
+test('a cut stream that reads the log again only once the reply has ended still yields the sub-agent\'s events after the cut, before the reply\'s end', async () => {
+  const server = await startServer(sessionTreeAgent(5))
+  const id = await newSession(server.url)
+  const late = gatedFetch('descendants=1')
+  const remote = remoteAgent({ url: server.url, session: id, fetch: rewriting('/replies', cutAfterEvents(9), 1, late.fetch) })
+  try {
+    const events: OutputEvent[] = []
+    const reading = (async () => {
+      for await (const event of remote.replyStream('delegate stream 5', { descendants: true })) events.push(event)
+    })()
+    await within(late.asked, LONG, 'the resume')
+    await eventually('the reply has ended on the server', async () => (await serverState(server.url, id)).status === 'idle' && (await serverState(server.url, id)).seq > 9)
+    late.open()
+    await within(reading, LONG, 'the reply stream')
+    const childId = (await server.hub.session(id).tree()).children[0].session_id
+    const childLog = remoteAgent({ url: server.url, session: childId })
+    try {
+      await childLog.sync()
+      assert.equal(events.filter((e) => tagOf(e) === childId).map((e) => e.id), childLog.log.filter(isOutputEvent).map((e) => e.id), 'the sub-agent\'s output events, each once, in order')
+    } finally {
+      childLog.close()
+    }
+    assert.is(events.at(-1)?.type, 'REPLY_END')
+    assert.is(tagOf(events.at(-1)!), undefined)
+    assert.equal(events.filter((e) => tagOf(e) === undefined).map((e) => e.id), remote.log.filter(isOutputEvent).map((e) => e.id))
+  } finally {
+    remote.close()
+    await server.close()
+  }
+})
+
+test('a cut stream whose sub-agent then asks ends at the reply\'s pause, though the stream it goes on from is cut too: every event once, and state shows the pause', async () => {
+  const server = await startServer(sessionTreeAgent(20))
+  const id = await newSession(server.url)
+  // The reply stream cut after the sub-agent's first events, the stream read after it cut after its first 2.
+  const cuts = rewriting('/replies', cutAfterEvents(9), 1, rewriting('descendants=1', cutAfterEvents(2), 1))
+  const remote = remoteAgent({ url: server.url, session: id, fetch: cuts })
+  try {
+    const events: OutputEvent[] = []
+    await within((async () => {
+      for await (const event of remote.replyStream('delegate ask /tmp/x', { descendants: true })) events.push(event)
+    })(), LONG, 'the reply stream')
+    const own = events.filter((e) => tagOf(e) === undefined)
+    const tagged = events.filter((e) => tagOf(e) !== undefined)
+    assert.is(events.at(-1)?.type, 'REQUIRE_EXTERNAL_EXECUTION')
+    assert.is(tagOf(events.at(-1)!), undefined, 'it ends at the session\'s own pause')
+    assert.is(remote.state.status, 'paused')
+    const state = await remote.sync()
+    assert.equal(state, await serverState(server.url, id))
+    assert.equal(own.map((e) => e.id), remote.log.filter(isOutputEvent).filter((e) => e.reply_id === own[0].reply_id).map((e) => e.id))
+    const childId = (await server.hub.session(id).tree()).children[0].session_id
+    const childLog = remoteAgent({ url: server.url, session: childId })
+    try {
+      await childLog.sync()
+      assert.equal(tagged.map((e) => e.id), childLog.log.filter(isOutputEvent).map((e) => e.id), 'the sub-agent\'s output events, each once, in order')
+    } finally {
+      childLog.close()
+    }
+    assert.is(tagged.at(-1)?.type, 'REQUIRE_USER_CONFIRM')
+  } finally {
+    remote.close()
+    await server.close()
+  }
+})
+
+test('the signal stops a cut stream read on with the sub-agents\' events: it ends with the reply\'s interrupted REPLY_END, each event once, and state shows it', async () => {
+  const server = await startServer(sessionTreeAgent(5))
+  const id = await newSession(server.url)
+  const remote = remoteAgent({ url: server.url, session: id, fetch: rewriting('/replies', cutAfterEvents(9), 1) })
+  const controller = new AbortController()
+  try {
+    const events: OutputEvent[] = []
+    await within((async () => {
+      for await (const event of remote.replyStream('delegate stream 400', { descendants: true, signal: controller.signal })) {
+        events.push(event)
+        if (events.length > 12 && tagOf(event) !== undefined) controller.abort()
+      }
+    })(), LONG, 'the stopped reply stream')
+    const end = events.at(-1)!
+    assert.is(tagOf(end), undefined)
+    assert.is(end.type === 'REPLY_END' && end.finished_reason, 'interrupted')
+    assert.is(new Set(events.map((e) => e.id)).size, events.length, 'each event once')
+    assert.is(remote.state.status, 'idle')
+    assert.equal(await remote.sync(), await serverState(server.url, id))
   } finally {
     remote.close()
     await server.close()

@@ -1,0 +1,140 @@
+// Following a session with its sub-agents: the session's events after `fromSeq`, then live ones,
+// and, as their calls start, its sub-agents' (recursively), each a copy tagged with its
+// `metadata.session_id` (the session's own are untagged). Every session is its own follow of the
+// store, so the streams arrive in any order; they are put in the order they happened where one
+// caused the other: a parent's events wait after a sub-agent call's TOOL_RESULT_START until the
+// sub-agent's session is found, and at that call's TOOL_RESULT_END until the sub-agent's REPLY_END
+// has come (a sub-agent's reply always ends before its call does). Events of unrelated sessions
+// interleave as they come. A sub-agent is followed until its REPLY_END.
+import { Observable, Subscription } from 'rxjs'
+import { AgentError } from '../errors.js'
+import type { AgentEvent } from '../events.js'
+import { startedSubagent } from '../subagents/childLogs.js'
+import type { SessionStore } from './types.js'
+
+/**
+ * A sub-agent whose call started before the follow: the call (`parent` session, `tool_call_id`)
+ * and where to start (after its event `fromSeq`; default its start).
+ */
+export interface OpenSubagent {
+  readonly session_id: string
+  readonly parent: string
+  readonly tool_call_id: string
+  readonly fromSeq?: number
+}
+
+/** How long a sub-agent's session may take to appear after its call started (it is created right after). */
+const APPEAR_TRIES = 200
+const APPEAR_MS = 10
+
+/** The key of a call: its session and id (call ids are unique within a session's reply only). */
+const callKey = (session_id: string, tool_call_id: string) => `${session_id}\n${tool_call_id}`
+
+export const followTree = (store: SessionStore, session_id: string, options: { fromSeq?: number; open?: readonly OpenSubagent[] } = {}): Observable<AgentEvent> =>
+  new Observable<AgentEvent>((subscriber) => {
+    const subscriptions = new Subscription()
+    /** Every sub-agent followed, by session: until its session is found, and whether its REPLY_END has come. */
+    const followed = new Map<string, { found: boolean; ended: boolean }>()
+    /** The sub-agent session of each sub-agent call met, by callKey. */
+    const childOfCall = new Map<string, string>()
+    /** Per session: the events held, and the sub-agent they wait for (its session found, or its end). */
+    const held = new Map<string, { events: AgentEvent[]; on: string | null }>()
+
+    const tag = (id: string, event: AgentEvent): AgentEvent => (id === session_id ? event : { ...event, metadata: { ...event.metadata, session_id: id } })
+
+    /** What `event` of session `id` must wait for, or null when it can go now. */
+    const waitsFor = (id: string, event: AgentEvent): string | null => {
+      if (event.type !== 'TOOL_RESULT_END') return null
+      const child = childOfCall.get(callKey(id, event.tool_call_id))
+      const state = child === undefined ? undefined : followed.get(child)
+      return state && !state.ended ? child! : null
+    }
+
+    const arrive = (id: string, event: AgentEvent) => {
+      const queue = held.get(id)
+      if (queue) return void queue.events.push(event)
+      const on = waitsFor(id, event)
+      if (on !== null) return void held.set(id, { events: [event], on })
+      pass(id, event)
+    }
+
+    const pass = (id: string, event: AgentEvent) => {
+      subscriber.next(tag(id, event))
+      if (event.type === 'REPLY_END' && id !== session_id) return ended(id)
+      const started = startedSubagent(event)
+      if (started && event.type === 'TOOL_RESULT_START') {
+        childOfCall.set(callKey(id, event.tool_call_id), started)
+        // The sub-agent's events come before those of this session that they caused.
+        if (!followed.has(started)) {
+          held.set(id, { events: [], on: started })
+          follow(started, 0)
+        }
+      }
+    }
+
+    /** The sub-agent `child` was found (or ended, or given up on): the sessions waiting on it go on. */
+    const release = (child: string) => {
+      for (const [id, queue] of [...held]) {
+        if (queue.on !== child) continue
+        const state = followed.get(child)!
+        // Waiting for its session: found now. Waiting for its end: only the end releases.
+        const endAwaited = queue.events.length > 0 && waitsFor(id, queue.events[0]) === child
+        if (endAwaited && !state.ended) continue
+        held.delete(id)
+        for (const event of queue.events) arrive(id, event)
+      }
+    }
+
+    const found = (child: string) => {
+      const state = followed.get(child)!
+      if (state.found) return
+      state.found = true
+      release(child)
+    }
+
+    const ended = (child: string) => {
+      const state = followed.get(child)!
+      state.found = true
+      state.ended = true
+      release(child)
+    }
+
+    const follow = (child: string, fromSeq: number, tries = 0) => {
+      if (tries === 0) followed.set(child, { found: false, ended: false })
+      // Its own subscription, so that a REPLY_END met while the history is replayed can end it.
+      const own = new Subscription()
+      subscriptions.add(own)
+      own.add(store.follow(child, fromSeq ? { fromSeq } : undefined).subscribe({
+        next: (event) => {
+          if (own.closed) return
+          found(child)
+          if (event.type === 'REPLY_END') {
+            own.unsubscribe()
+            subscriptions.remove(own)
+          }
+          arrive(child, event)
+        },
+        error: (error: unknown) => {
+          subscriptions.remove(own)
+          // Not created yet (its call has just started): try again shortly; any other failure ends only this branch.
+          if (error instanceof AgentError && error.code === 'NOT_FOUND' && tries < APPEAR_TRIES) {
+            const timer = setTimeout(() => follow(child, fromSeq, tries + 1), APPEAR_MS)
+            subscriptions.add(() => clearTimeout(timer))
+          } else ended(child)
+        },
+      }))
+      // Subscribed without a NOT_FOUND: the session exists (a store reports a missing one at once).
+      if (!own.closed && tries === 0) queueMicrotask(() => found(child))
+    }
+
+    for (const open of options.open ?? []) {
+      childOfCall.set(callKey(open.parent, open.tool_call_id), open.session_id)
+      follow(open.session_id, open.fromSeq ?? 0)
+    }
+    subscriptions.add(store.follow(session_id, { fromSeq: options.fromSeq }).subscribe({
+      next: (event) => arrive(session_id, event),
+      error: (error) => subscriber.error(error),
+      complete: () => subscriber.complete(),
+    }))
+    return subscriptions
+  })
