@@ -4,7 +4,6 @@
 // holds the closing events, because the interrupt runs synchronously in the store.
 import { Observable, type Subscription } from 'rxjs'
 import type { z } from 'zod'
-import type { Agent } from './agent.js'
 import { CommitGate } from './commitGate.js'
 import { AbortError, ModelError, type AgentError } from './errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from './events.js'
@@ -40,7 +39,18 @@ export interface ReplyOptions {
 /** The output events after which a reply can be paused (the reducers derive the status there). */
 const mayPause: ReadonlySet<string> = new Set(['REQUIRE_USER_CONFIRM', 'REQUIRE_EXTERNAL_EXECUTION', 'TOOL_RESULT_START', 'TOOL_RESULT_END'])
 
-export class ReplyRun implements AsyncIterable<OutputEvent> {
+
+/** What a reply run needs of its agent (an `Agent`; structural, so this module imports no agent). */
+export interface ReplyHost {
+  readonly name: string
+  readonly interruptText: string
+  readonly log: readonly AgentEvent[]
+  /** The log commits after its append returns (a durable store): events are delivered once committed. */
+  readonly commitsAfterAppend: boolean
+  flush(): Promise<void>
+  cancel(reply_id: string): void
+  interrupt(): Promise<void>
+}export class ReplyRun implements AsyncIterable<OutputEvent> {
   private reply_id: string | null
   private readonly buffer: OutputEvent[] = []
   private read = 0
@@ -70,7 +80,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
    * `input` starts or resumes the reply; a function instead follows the current reply while the
    * function resumes it elsewhere (a sub-agent's input): the run then ends on REPLY_END or `settle()`.
    */
-  constructor(private readonly agent: Agent, private readonly store: Store, input: AgentEvent | null | (() => void), private readonly options: ReplyOptions) {
+  constructor(private readonly agent: ReplyHost, private readonly store: Store, input: AgentEvent | null | (() => void), private readonly options: ReplyOptions) {
     if (!input) {
       this.reply_id = store.getState().reply_id
       this.done = true

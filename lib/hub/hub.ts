@@ -9,6 +9,7 @@ import { AgentError, describe } from '../errors.js'
 import type { AgentEvent } from '../events.js'
 import { checkSessionId } from '../stores/sessions.js'
 import { appliedBefore, execute, type Command } from './commands.js'
+import { isBusyElsewhere, type HubCore } from './core.js'
 import { sessionHandle } from './handle.js'
 import { LiveSessions, type LiveSession } from './live.js'
 import { DEFAULT_SWEEP_MS, startSweeper } from './sweeper.js'
@@ -22,21 +23,6 @@ export const DEFAULT_MAX_LIVE = 1000
 export const DEFAULT_IDLE_MS = 60_000
 /** Orphaned sessions reclaimed per sweep at most (the rest wait for the next one). */
 const SWEEP_BATCH = 100
-
-/** What a handle needs from its hub. */
-export interface HubCore {
-  readonly options: HubOptions
-  /** The live session, opened here if no process owns it; SESSION_BUSY if another process does. */
-  acquire(session_id: string): Promise<LiveSession>
-  use(session: LiveSession): () => void
-  /** Applies a command where the session is owned (here, or routed to its owner). */
-  run(session_id: string, command: Command): Promise<AgentEvent[]>
-  live(session_id: string): LiveSession | undefined
-}
-
-/** Another process owns the session (a writer in this process is not routed to). */
-export const isBusyElsewhere = (error: unknown): boolean =>
-  error instanceof AgentError && error.code === 'SESSION_BUSY' && !(error.data as { here?: boolean } | undefined)?.here
 
 export const checkHubOptions = (options: HubOptions): Required<Pick<HubOptions, 'maxLive' | 'idleMs' | 'sweepMs'>> => {
   if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `createHub expects { store, agent }; received ${describe(options)}.`)

@@ -3,7 +3,7 @@
 // snapshot, when the store keeps one).
 import { replay } from '../../reducers/root.js'
 import type { AgentState } from '../../reducers/state.js'
-import type { HubCore } from './hub.js'
+import type { HubCore } from './core.js'
 
 export const sessionState = async (core: HubCore, session_id: string): Promise<AgentState> => {
   const session = core.live(session_id)

@@ -7,19 +7,9 @@ import { AgentError } from '../errors.js'
 import type { AgentEvent } from '../events.js'
 import { isParentLink, startedSubagent, type ParentLink } from '../subagents/childLogs.js'
 import type { OpenSubagent } from './followTree.js'
-import type { SessionInfo, SessionStore } from './types.js'
+import type { SessionStore, SessionTree } from './types.js'
 
-export interface SessionTree {
-  session_id: string
-  status: SessionInfo['status']
-  /** The call this session runs as a sub-agent (its parent session, reply and call), or null for a root. */
-  parent: ParentLink | null
-  title?: string
-  /** The sub-agent sessions its calls started, oldest first (calls whose sub-agent never got a session are left out). */
-  children: SessionTree[]
-}
-
-export { startedSubagent }
+export { startedSubagent, type SessionTree }
 
 /** The sessions started by the calls of `session_id`, with the calls' reply and id, oldest first (reads its log). */
 export const sessionChildren = async (store: SessionStore, session_id: string): Promise<(ParentLink & { child_session_id: string })[]> =>

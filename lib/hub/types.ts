@@ -11,7 +11,7 @@ import type { Agent, AgentOptions, AgentInput } from '../agent.js'
 import type { ReplyOptions } from '../replyRun.js'
 import type { AgentState, ReplyStatus } from '../../reducers/state.js'
 import type { Command, RoutedRequest } from './commands.js'
-import type { SessionTree } from './tree.js'
+import type { ParentLink } from '../subagents/childLogs.js'
 
 export interface SessionInfo {
   session_id: string
@@ -106,6 +106,17 @@ export interface HubOptions {
    * here as interrupted (default 1000 ms; false: never).
    */
   sweepMs?: number | false
+}
+
+/** A session and the sub-agent sessions under it, from the links in their logs (SessionHandle.tree, sessionTree). */
+export interface SessionTree {
+  session_id: string
+  status: SessionInfo['status']
+  /** The call this session runs as a sub-agent (its parent session, reply and call), or null for a root. */
+  parent: ParentLink | null
+  title?: string
+  /** The sub-agent sessions its calls started, oldest first (calls whose sub-agent never got a session are left out). */
+  children: SessionTree[]
 }
 
 /** The agent's surface for one session, wherever its owner runs. */
