@@ -5,6 +5,7 @@
 // stream (with a growing pause), and stops for good on NOT_FOUND or UNAUTHORIZED, or when the
 // server sends a bad stream (a bad event, a gap, an overlong line) at the same place several times.
 import type { BehaviorSubject } from 'rxjs'
+import { pause } from '../abort.js'
 import { AgentError } from '../errors.js'
 import type { SseMessage } from './sse.js'
 
@@ -28,16 +29,6 @@ const isFinal = (error: unknown): error is AgentError => error instanceof AgentE
 const isBadStream = (error: unknown): error is AgentError =>
   error instanceof AgentError && (error.code === 'INVALID_EVENT' || error.code === 'INVALID_LOG' || error.code === 'TOO_LARGE')
 
-/** Resolves after `ms`, or at once when `signal` aborts (the timer is cleared). */
-const pause = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  const done = () => {
-    clearTimeout(timer)
-    signal.removeEventListener('abort', done)
-    resolve()
-  }
-  const timer = setTimeout(done, ms)
-  signal.addEventListener('abort', done)
-})
 
 export class Follower {
   private holders = 0

@@ -7,6 +7,7 @@
 // again from there. Nothing read here is folded.
 import type { BehaviorSubject } from 'rxjs'
 import type { AgentState } from '../../reducers/state.js'
+import { pause } from '../abort.js'
 import { AgentError } from '../errors.js'
 import { isOutputEvent, type OutputEvent } from '../events.js'
 import { receivedEvent } from './received.js'
@@ -26,16 +27,6 @@ export interface TreeSource {
 const FIRST_PAUSE_MS = 25
 const LAST_PAUSE_MS = 2000
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-const pause = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  const done = () => {
-    clearTimeout(timer)
-    signal.removeEventListener('abort', done)
-    resolve()
-  }
-  const timer = setTimeout(done, ms)
-  signal.addEventListener('abort', done)
-})
 
 /**
  * Yields the rest of `track`'s reply with its sub-agents' events; returns true at its end or pause,

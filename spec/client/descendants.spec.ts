@@ -44,6 +44,17 @@ const insertAfterFirst = (frames: string[]) => (response: Response): Response =>
 
 const tagOf = (event: OutputEvent) => event.metadata.session_id
 
+/** `tagged`, the sub-agent's events a stream yielded, are its log's output events, each once, in order. */
+const assertSubagentLog = async (url: string, child: string, tagged: OutputEvent[]) => {
+  const childLog = remoteAgent({ url, session: child })
+  try {
+    await childLog.sync()
+    assert.equal(tagged.map((e) => e.id), childLog.log.filter(isOutputEvent).map((e) => e.id), 'the sub-agent\'s output events, each once, in order')
+  } finally {
+    childLog.close()
+  }
+}
+
 test('the sub-agent\'s events are yielded, tagged with its session, between its call\'s start and end; state and log stay the session\'s own, as the server holds them', async () => {
   const server = await startServer(sessionTreeAgent())
   const id = await newSession(server.url)
@@ -116,13 +127,7 @@ test('a stream cut by the network while the sub-agent runs goes on from the log 
     const tagged = events.filter((e) => tagOf(e) !== undefined)
     assert.ok(tagged.every((e) => tagOf(e) === childId), 'every tagged event names the sub-agent')
     assert.ok(events.slice(CUT).some((e) => tagOf(e) === childId), 'the sub-agent\'s events after the cut are yielded')
-    const childLog = remoteAgent({ url: server.url, session: childId })
-    try {
-      await childLog.sync()
-      assert.equal(tagged.map((e) => e.id), childLog.log.filter(isOutputEvent).map((e) => e.id), 'the sub-agent\'s output events, each once, in order')
-    } finally {
-      childLog.close()
-    }
+    await assertSubagentLog(server.url, childId, tagged)
     assert.is(tagged.at(-1)?.type, 'REPLY_END')
   } finally {
     remote.close()
@@ -145,13 +150,7 @@ test('a cut stream that reads the log again only once the reply has ended still 
     late.open()
     await within(reading, LONG, 'the reply stream')
     const childId = (await server.hub.session(id).tree()).children[0].session_id
-    const childLog = remoteAgent({ url: server.url, session: childId })
-    try {
-      await childLog.sync()
-      assert.equal(events.filter((e) => tagOf(e) === childId).map((e) => e.id), childLog.log.filter(isOutputEvent).map((e) => e.id), 'the sub-agent\'s output events, each once, in order')
-    } finally {
-      childLog.close()
-    }
+    await assertSubagentLog(server.url, childId, events.filter((e) => tagOf(e) === childId))
     assert.is(events.at(-1)?.type, 'REPLY_END')
     assert.is(tagOf(events.at(-1)!), undefined)
     assert.equal(events.filter((e) => tagOf(e) === undefined).map((e) => e.id), remote.log.filter(isOutputEvent).map((e) => e.id))
@@ -181,13 +180,7 @@ test('a cut stream whose sub-agent then asks ends at the reply\'s pause, though 
     assert.equal(state, await serverState(server.url, id))
     assert.equal(own.map((e) => e.id), remote.log.filter(isOutputEvent).filter((e) => e.reply_id === own[0].reply_id).map((e) => e.id))
     const childId = (await server.hub.session(id).tree()).children[0].session_id
-    const childLog = remoteAgent({ url: server.url, session: childId })
-    try {
-      await childLog.sync()
-      assert.equal(tagged.map((e) => e.id), childLog.log.filter(isOutputEvent).map((e) => e.id), 'the sub-agent\'s output events, each once, in order')
-    } finally {
-      childLog.close()
-    }
+    await assertSubagentLog(server.url, childId, tagged)
     assert.is(tagged.at(-1)?.type, 'REQUIRE_USER_CONFIRM')
   } finally {
     remote.close()
