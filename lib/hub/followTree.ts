@@ -122,6 +122,8 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
             subscriptions.add(() => clearTimeout(timer))
           } else ended(child)
         },
+        // The store ended the follow before its REPLY_END (the session was deleted): nothing more will come.
+        complete: () => ended(child),
       }))
       // Subscribed without a NOT_FOUND: the session exists (a store reports a missing one at once).
       if (!own.closed && tries === 0) queueMicrotask(() => found(child))
