@@ -125,8 +125,8 @@ const deltaCost = async (deltas: number, rounds: number, paced: boolean) => {
   return { top: mid(top), sub: mid(sub), parentDeltas }
 }
 
-const printDeltaCost = (title: string, deltas: number, { top, sub, parentDeltas }: Awaited<ReturnType<typeof deltaCost>>) => {
-  console.log(`\n(b) Cost per model text delta, ${title}: ${deltas.toLocaleString()} deltas, median of 5; wall / CPU time`)
+const printDeltaCost = (title: string, deltas: number, rounds: number, { top, sub, parentDeltas }: Awaited<ReturnType<typeof deltaCost>>) => {
+  console.log(`\n(b) Cost per model text delta, ${title}: ${deltas.toLocaleString()} deltas, median of ${rounds}; wall / CPU time`)
   line('top-level agent (its follower reads each delta)', us(top))
   line('child in an agentTool call (child log + parent call result)', us(sub))
   line(`  TOOL_RESULT_TEXT_DELTAs the parent's follower read`, parentDeltas.toLocaleString())
@@ -164,8 +164,8 @@ line('depth-3 tree, 8 streaming leaves (15 agents): median', `${(median(tree) * 
 line('baseline: one agent, 8 streaming tools: median', `${(median(flat) * 1000).toFixed(0)} µs`)
 line('ratio tree / baseline', `${(median(tree) / median(flat)).toFixed(2)}×`)
 
-printDeltaCost('every delta in one task (a model with no delay)', 20_000, await deltaCost(20_000, 5, false))
-printDeltaCost('one delta per task (one network read each)', 5_000, await deltaCost(5_000, 5, true))
+printDeltaCost('every delta in one task (a model with no delay)', 20_000, 5, await deltaCost(20_000, 5, false))
+printDeltaCost('one delta per task (one network read each)', 20_000, 9, await deltaCost(20_000, 9, true))
 
 if (globalThis.gc) {
   const { perChild, children } = await memoryPerChild(600, 200)
