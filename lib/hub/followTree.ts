@@ -3,9 +3,11 @@
 // `metadata.session_id` (the session's own are untagged). Every session is its own follow of the
 // store, so the streams arrive in any order; they are put in the order they happened where one
 // caused the other: a parent's events wait after a sub-agent call's TOOL_RESULT_START until the
-// sub-agent's session is found, and at that call's TOOL_RESULT_END until the sub-agent's REPLY_END
-// has come (a sub-agent's reply always ends before its call does). Events of unrelated sessions
-// interleave as they come. A sub-agent is followed until its REPLY_END.
+// sub-agent's session is found, at the REQUIRE_EXTERNAL_EXECUTION that parks the call until the
+// sub-agent's pause has come (a call parks when its sub-agent does), and at the call's
+// TOOL_RESULT_END until the sub-agent's REPLY_END has come (a sub-agent's reply always ends before
+// its call does). Events of unrelated sessions interleave as they come. A sub-agent is followed
+// until its REPLY_END.
 import { Observable, Subscription } from 'rxjs'
 import { AgentError } from '../errors.js'
 import type { AgentEvent } from '../events.js'
@@ -33,8 +35,8 @@ const callKey = (session_id: string, tool_call_id: string) => `${session_id}\n${
 export const followTree = (store: SessionStore, session_id: string, options: { fromSeq?: number; open?: readonly OpenSubagent[] } = {}): Observable<AgentEvent> =>
   new Observable<AgentEvent>((subscriber) => {
     const subscriptions = new Subscription()
-    /** Every sub-agent followed, by session: until its session is found, and whether its REPLY_END has come. */
-    const followed = new Map<string, { found: boolean; ended: boolean }>()
+    /** Every sub-agent followed, by session: until its session is found, whether its last event so far is a pause, and whether its REPLY_END has come. */
+    const followed = new Map<string, { found: boolean; paused: boolean; ended: boolean }>()
     /** The sub-agent session of each sub-agent call met, by callKey. */
     const childOfCall = new Map<string, string>()
     /** Per session: the events held, and the sub-agent they wait for (its session found, or its end). */
@@ -44,10 +46,17 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
 
     /** What `event` of session `id` must wait for, or null when it can go now. */
     const waitsFor = (id: string, event: AgentEvent): string | null => {
-      if (event.type !== 'TOOL_RESULT_END') return null
-      const child = childOfCall.get(callKey(id, event.tool_call_id))
-      const state = child === undefined ? undefined : followed.get(child)
-      return state && !state.ended ? child! : null
+      if (event.type === 'TOOL_RESULT_END') {
+        const child = childOfCall.get(callKey(id, event.tool_call_id))
+        return child !== undefined && followed.get(child)?.ended === false ? child : null
+      }
+      if (event.type !== 'REQUIRE_EXTERNAL_EXECUTION') return null
+      for (const call of event.tool_calls) {
+        const child = childOfCall.get(callKey(id, call.id))
+        const state = child === undefined ? undefined : followed.get(child)
+        if (state && !state.paused && !state.ended) return child!
+      }
+      return null
     }
 
     const arrive = (id: string, event: AgentEvent) => {
@@ -60,7 +69,12 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
 
     const pass = (id: string, event: AgentEvent) => {
       subscriber.next(tag(id, event))
-      if (event.type === 'REPLY_END' && id !== session_id) return ended(id)
+      if (id !== session_id) {
+        if (event.type === 'REPLY_END') return ended(id)
+        const state = followed.get(id)!
+        state.paused = event.type === 'REQUIRE_USER_CONFIRM' || event.type === 'REQUIRE_EXTERNAL_EXECUTION'
+        if (state.paused) release(id)
+      }
       const started = startedSubagent(event)
       if (started && event.type === 'TOOL_RESULT_START') {
         childOfCall.set(callKey(id, event.tool_call_id), started)
@@ -72,14 +86,11 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
       }
     }
 
-    /** The sub-agent `child` was found (or ended, or given up on): the sessions waiting on it go on. */
+    /** The sub-agent `child` was found, paused or ended (or given up on): the sessions waiting on it go on if they can. */
     const release = (child: string) => {
       for (const [id, queue] of [...held]) {
-        if (queue.on !== child) continue
-        const state = followed.get(child)!
-        // Waiting for its session: found now. Waiting for its end: only the end releases.
-        const endAwaited = queue.events.length > 0 && waitsFor(id, queue.events[0]) === child
-        if (endAwaited && !state.ended) continue
+        if (queue.on !== child || !followed.get(child)!.found) continue
+        if (queue.events.length > 0 && waitsFor(id, queue.events[0]) === child) continue
         held.delete(id)
         for (const event of queue.events) arrive(id, event)
       }
@@ -100,7 +111,8 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
     }
 
     const follow = (child: string, fromSeq: number, tries = 0) => {
-      if (tries === 0) followed.set(child, { found: false, ended: false })
+      // Followed from a later seq (a resume): it may be paused already, and its pause is not sent again.
+      if (tries === 0) followed.set(child, { found: false, paused: fromSeq > 0, ended: false })
       // Its own subscription, so that a REPLY_END met while the history is replayed can end it.
       const own = new Subscription()
       subscriptions.add(own)

@@ -1,6 +1,7 @@
 // followTree's order when the sessions' streams arrive in any order (each session is its own follow
 // of the store, as on PostgreSQL or NATS): a sub-agent's events come before the events of its
-// parent that they caused (its call's end after its REPLY_END, at every depth), events that do not
+// parent that they caused (its call's park after its pause, its call's end after its REPLY_END, at
+// every depth), events that do not
 // depend on it pass as they come, and a sub-agent whose session ends without a REPLY_END (deleted)
 // holds nothing back.
 import { Subject, type Observable } from 'rxjs'
@@ -83,6 +84,24 @@ test('a sub-agent already running when the follow starts (open): its call waits 
   feed('kid', replyEnd('kid', 'k'))
   await flush()
   assert.equal(seen(out).slice(1), ['kid:REPLY_END', 'root:TOOL_RESULT_END:c1', 'root:REPLY_END'])
+  sub.unsubscribe()
+})
+
+const call = (id: string, name: string) => ({ type: 'tool_call' as const, id, name, input: '{}', state: 'submitted' as const, suggested_rules: [], created_at: 't', finished_at: 't' })
+
+test("a call parked with its sub-agent: the parent's REQUIRE_EXTERNAL_EXECUTION waits for the sub-agent's pause", async () => {
+  const { store, feed } = manualStore()
+  const out: AgentEvent[] = []
+  const sub = followTree(store, 'root').subscribe((e) => out.push(e))
+  feed('root', reply('root', 'r'), callStart('r', 'c1', 'kid'))
+  await flush()
+  feed('root', ev('REQUIRE_EXTERNAL_EXECUTION', { reply_id: 'r', tool_calls: [call('c1', 'research')] }))
+  feed('kid', reply('kid', 'k'))
+  await flush()
+  assert.equal(seen(out), ['root:REPLY_START', 'root:TOOL_RESULT_START:c1', 'kid:REPLY_START'])
+  feed('kid', ev('REQUIRE_USER_CONFIRM', { reply_id: 'k', tool_calls: [{ ...call('d1', 'delete_file'), state: 'asking' }] }))
+  await flush()
+  assert.equal(seen(out).slice(3), ['kid:REQUIRE_USER_CONFIRM', 'root:REQUIRE_EXTERNAL_EXECUTION'])
   sub.unsubscribe()
 })
 
