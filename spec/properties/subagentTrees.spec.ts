@@ -11,6 +11,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { agentTool, callTool, checkLog, counterClock, createAgent, replay, say, scriptedModel, treeWaitingFor, type Agent, type AgentEvent, type LogStore, type Tool } from '../../lib/index.js'
 import { fileLog } from '../../lib/node.js'
+import { storedTreeWaiting } from '../../lib/hub/waiting.js'
 import { readLogFile } from '../../lib/fileLog/read.js'
 import { crashCopy, tempDir } from '../log/helpers/files.js'
 import { probe, slowTool } from '../helpers/fixtures.js'
@@ -89,6 +90,8 @@ property('random trees stopped, answered and interrupted at random moments keep 
       if (root.state.status !== 'paused') break
       const calls = treeWaitingFor(root)
       assert.equal(calls.map((c) => `${c.session_id}:${c.id}`).sort(), waitingFromLogs(root), "the root's waiting_for is what the logs say")
+      const folded = await storedTreeWaiting(async (id) => replay(treeOf(root).find((a) => a.session_id === id)!.log), root.session_id)
+      assert.equal(folded, calls, 'a hub in another process reads the same from the logs (SessionHandle.waiting)')
       const call = calls[action.pick % calls.length]
       const owner = treeOf(root).find((a) => a.session_id === call.session_id)!
       const children = treeOf(root).slice(1).filter((a) => a.state.status !== 'idle')
