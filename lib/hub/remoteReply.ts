@@ -57,9 +57,9 @@ export const remoteReply = (core: HubCore, session_id: string, input: AgentInput
     // An answer to a call of a sub-agent's reply: the owner gives it where the call waits, so the
     // events it causes are in the sub-agent's log, and the session's own reply goes on from where it is.
     const answered = answeredReply(input)
-    const tree = answered === null ? null : await replyTreeStates((id) => sessionState(core, id), session_id)
-    const root = tree?.[0].state
-    const below = root !== undefined && root.status === 'paused' && root.reply_id !== answered
+    const root = answered === null ? null : await sessionState(core, session_id)
+    const below = root !== null && root.status === 'paused' && root.reply_id !== answered
+    const tree = below ? await replyTreeStates((id) => sessionState(core, id), session_id, root) : null
     const caused = await core.run(session_id, { op: 'input', input, externalTools: options.externalTools, metadata: inputMetadata(options) })
     reply_id = below ? root.reply_id : replyOf(caused)
     if (!reply_id || (!below && caused.length === 0)) return
