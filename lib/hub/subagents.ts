@@ -1,8 +1,8 @@
 // Sub-agents in a hub: every sub-agent a session's tree starts is a session of the hub's store
-// (created with `metadata.parent`), opened by the process that owns the root and held with it. The
-// root's agent gets a SubagentLogs that creates and opens them (AgentOptions.subagentLogs); reopening
-// a root restores its tree: the logs of the sub-agents its unfinished reply waits for are opened
-// first (revival is synchronous), deepest last. A command for a sub-agent's session goes to the
+// (created with `metadata.parent`), opened by the process that owns the root and held with it until
+// its reply has ended. The root's agent gets a SubagentLogs that creates and opens them
+// (AgentOptions.subagentLogs); reopening a root restores its tree: the logs of the sub-agents its
+// unfinished reply waits for are opened first (revival is synchronous), deepest last. A command for a sub-agent's session goes to the
 // sub-agent agent inside its root's live session, here or routed to the root's owner.
 import type { LogStore } from '../log.js'
 import { openReply, type SubagentLogs } from '../subagents/childLogs.js'
@@ -31,7 +31,16 @@ export const closeAll = async (logs: Map<string, LogStore>): Promise<void> => {
   logs.clear()
 }
 
-/** The sub-agent sessions held by the live roots of one hub. */
+/** The position of a log's last event (a log opened from a snapshot may hold only the events after it). */
+const endOf = (log: LogStore): number => {
+  try {
+    return log.events.length
+  } catch {
+    return log.snapshot?.()?.seq ?? 0
+  }
+}
+
+/** The sub-agent sessions held by the live roots of one hub (each until its reply has ended). */
 export class SubagentSessions {
   /** Sub-agent session id -> the session id of its tree's root. */
   private readonly rootOf = new Map<string, string>()
@@ -44,6 +53,25 @@ export class SubagentSessions {
     const adopt = (session_id: string, log: LogStore) => {
       children.set(session_id, log)
       this.rootOf.set(session_id, root_id)
+      // Once the sub-agent's reply has ended, its session is let go (its log closed, its lease
+      // released): a long-lived root holds only its running and parked sub-agents, not every one it ran.
+      const letGo = () => setTimeout(() => {
+        if (children.get(session_id) !== log) return
+        children.delete(session_id)
+        this.rootOf.delete(session_id)
+        void log.close().catch(() => undefined)
+      }, 0)
+      if (openReply(log) === null && endOf(log) > 0) letGo()
+      else {
+        const watch = log.follow({ fromSeq: endOf(log) }).subscribe({
+          next: (event) => {
+            if (event.type !== 'REPLY_END') return
+            queueMicrotask(() => watch.unsubscribe())
+            letGo()
+          },
+          error: () => undefined,
+        })
+      }
       return log
     }
     return {

@@ -1,9 +1,10 @@
 // The contract of sub-agents in a hub, run on each store: a sub-agent is a session of the hub's
-// store, listed with its parent, readable from its log, and answerable from its root or its own
-// session, in the owner and (after the owner closed) in the next process.
+// store, listed with its parent, readable from its log, answerable from its root or its own
+// session, in the owner and (after the owner closed) in the next process, and held with its root
+// only until its reply has ended.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { SessionStore } from '../../../lib/index.js'
+import type { AgentError, SessionStore } from '../../../lib/index.js'
 import { probe } from '../../helpers/fixtures.js'
 import { checkStoredLog, childOf, eventually, treeHub } from './hubTree.js'
 
@@ -47,6 +48,25 @@ export const hubTreeContract = (name: string, makeStore: (key: string) => Promis
     assert.is((await hub.session(child).state()).status, 'idle')
     assert.match(JSON.stringify((await root.state()).context.at(-1)), /Done\./)
     for (const id of [session_id, child]) checkStoredLog(await store.read(id), id)
+    await hub.close()
+  })
+
+  test("a sub-agent's session is held with its root while it runs or waits, and let go once its reply has ended (its log closed, its lease released)", async () => {
+    const p = probe()
+    const store = await makeStore(key())
+    const hub = treeHub(store, p)
+    const { session_id } = await hub.create()
+    const root = hub.session(session_id)
+    await root.reply('go')
+    const child = childOf(await store.read(session_id))
+    /** The code a writer of another hub gets opening `id` (null: it opened it). */
+    const opening = (id: string) => store.open(id).then(async (log) => (await log.close(), null), (error: AgentError) => error.code)
+    assert.is(await opening(child), 'SESSION_BUSY', 'held with the root while it waits')
+    await root.approve('d1')
+    await eventually('the root is idle', async () => (await root.state()).status === 'idle')
+    await eventually('the sub-agent is let go', async () => (await opening(child)) === null)
+    assert.is(await opening(session_id), 'SESSION_BUSY', 'the root stays open')
+    assert.is((await hub.session(child).state()).status, 'idle', 'still readable through the hub')
     await hub.close()
   })
 
