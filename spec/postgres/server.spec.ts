@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert'
 import type { AgentEvent, AgentState } from '../../lib/index.js'
 import { readSse } from '../../lib/client/sse.js'
 import { serveProcess, type ServeProcess } from '../helpers/serveProcess.js'
+import { untilIdle } from '../server/helpers.js'
 import { DATABASE_URL, dropSchemas, newSchema, postgresAvailable } from './helpers/db.js'
 
 const agent = fileURLToPath(new URL('./helpers/servedAgent.ts', import.meta.url))
@@ -90,13 +91,6 @@ if (postgresAvailable('spec/postgres/server.spec.ts')) {
     const events: Record<string, unknown>[] = []
     for await (const m of readSse(await post(`${url}/ag-ui`, body))) events.push(m.data as Record<string, unknown>)
     return events
-  }
-  const untilIdle = async (url: string, id: string): Promise<AgentState> => {
-    for (;;) {
-      const state = (await (await fetch(`${url}/sessions/${id}`)).json()) as AgentState
-      if (state.status === 'idle') return state
-      await new Promise((resolve) => setTimeout(resolve, 10))
-    }
   }
 
   test("a tree paused on A by its sub-agent's confirmation: B lists the sub-agent's call with its session (GET /waiting)", async () => {

@@ -10,7 +10,7 @@ import { z } from 'zod'
 import { agentTool, callTool, type Agent, defineTool, say, scriptedModel, type AgentState, type ScriptedTurn, type Tool } from '../../lib/index.js'
 import type { AgUiEvent } from '../../lib/server/agui/types.js'
 import { readSse } from '../../lib/client/sse.js'
-import { post, startServer } from './helpers.js'
+import { post, startServer, untilIdle } from './helpers.js'
 import { verify } from './agui/helpers.js'
 
 const test = suite('server/agui')
@@ -31,13 +31,6 @@ const run = async (agent: HttpAgent, params: Parameters<HttpAgent['runAgent']>[0
   return { events, failed }
 }
 const sessionState = async (url: string, id: string) => (await (await fetch(`${url}/sessions/${id}`)).json()) as AgentState
-const untilIdle = async (url: string, id: string) => {
-  for (;;) {
-    const state = await sessionState(url, id)
-    if (state.status === 'idle') return state
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
 
 test('a plain answer; the next run sends the whole conversation back and only the new message is appended', async () => {
   const server = await serve([[...say('Hello!', 3)], [...say('Again.')]])

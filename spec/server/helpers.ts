@@ -5,7 +5,7 @@ import { request as httpRequestRaw, type IncomingHttpHeaders } from 'node:http'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createHub, createServer, type AgentEvent, type AgentOptions, type Hub, type ServerOptions } from '../../lib/index.js'
+import { createHub, createServer, type AgentEvent, type AgentOptions, type AgentState, type Hub, type ServerOptions } from '../../lib/index.js'
 import { directoryStore, listen } from '../../lib/node.js'
 import { readSse } from '../../lib/client/sse.js'
 
@@ -104,3 +104,12 @@ export const httpRequest = (url: string, { method = 'GET', headers = {}, body, s
     request.on('error', reject)
     request.end(body)
   })
+
+/** The state of session `id` served at `url` once its reply is over (polls GET /sessions/:id). */
+export const untilIdle = async (url: string, id: string): Promise<AgentState> => {
+  for (;;) {
+    const state = (await (await fetch(`${url}/sessions/${id}`)).json()) as AgentState
+    if (state.status === 'idle') return state
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}

@@ -4,9 +4,9 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
-import { agentTool, callTool, defineTool, say, scriptedModel, type AgentState } from '../../lib/index.js'
+import { agentTool, callTool, defineTool, say, scriptedModel } from '../../lib/index.js'
 import type { WaitingCall } from '../../lib/text.js'
-import { newSession, post, readAll, startServer } from './helpers.js'
+import { newSession, post, readAll, startServer, untilIdle } from './helpers.js'
 
 const test = suite('server/subagents')
 
@@ -22,13 +22,6 @@ const serveTree = () => startServer(() => ({
 const waiting = async (url: string, id: string) => {
   const res = await fetch(`${url}/sessions/${id}/waiting`)
   return { status: res.status, body: (await res.json()) as { waiting_for: WaitingCall[]; code?: string } }
-}
-const untilIdle = async (url: string, id: string): Promise<AgentState> => {
-  for (;;) {
-    const state = (await (await fetch(`${url}/sessions/${id}`)).json()) as AgentState
-    if (state.status === 'idle') return state
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
 }
 
 for (const [answer, body, expected] of [
