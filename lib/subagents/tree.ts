@@ -5,23 +5,42 @@ import { AgentError } from '../errors.js'
 import { UsageSchema, zeroUsage, type Msg, type Usage } from '../messages.js'
 import type { WaitingCall } from '../text.js'
 import type { AgentState } from '../../reducers/state.js'
-import { childLinks, childOfCall, type TreeMember } from './links.js'
+import { childLinks, type TreeMember } from './links.js'
 
+
+/** The sub-agent session of each call of the state's reply in progress (or its last reply), by call id (its result's `metadata.child_session_id`). */
+export const replyChildren = (state: AgentState): Map<string, string> => {
+  // An ended reply's message is the last of the context (an interrupted reply with no output has none).
+  const last = state.context[state.context.length - 1]
+  const msg = state.reply_msg ?? (last?.id === state.reply_id ? last : null)
+  const children = new Map<string, string>()
+  for (const block of msg?.content ?? []) {
+    const child = block.type === 'tool_result' ? block.metadata.child_session_id : undefined
+    if (typeof child === 'string') children.set(block.id, child)
+  }
+  return children
+}
 
 /**
- * What the tree under `agent` waits for: its own waiting calls, except that a sub-agent call whose
- * child is paused is replaced by what that child waits for (recursively), and one whose child runs
- * is left out (nothing there to answer yet).
+ * What the tree of session `session_id` (in state `state`) waits for: its own waiting calls, except
+ * that a sub-agent call is replaced by what its sub-agent waits for when that sub-agent is paused
+ * (recursively), and left out when it runs (nothing there to answer yet). `stateOf` gives a
+ * sub-agent's state (undefined when it is not at hand: the call is listed as it is).
  */
-export const treeWaitingFor = (agent: TreeMember): WaitingCall[] => {
-  const { status, reply_id, waiting_for } = agent.state
-  if (status !== 'paused') return []
-  return waiting_for.flatMap((call) => {
-    const child = childOfCall(agent, reply_id!, call.id)
-    if (!child) return [{ ...call, session_id: agent.session_id }]
-    return child.state.status === 'paused' ? treeWaitingFor(child) : []
+export const waitingInTree = (session_id: string, state: AgentState, stateOf: (session_id: string) => AgentState | undefined): WaitingCall[] => {
+  if (state.status !== 'paused') return []
+  const children = replyChildren(state)
+  return state.waiting_for.flatMap((call) => {
+    const child = children.get(call.id)
+    const childState = child === undefined ? undefined : stateOf(child)
+    if (!childState) return [{ ...call, session_id }]
+    return waitingInTree(child!, childState, stateOf)
   })
 }
+
+/** What the tree under `agent` waits for, from the agents of its tree in this process (see waitingInTree). */
+export const treeWaitingFor = (agent: TreeMember): WaitingCall[] =>
+  waitingInTree(agent.session_id, agent.state, (id) => findSession(agent, id)?.state)
 
 /** The agent of the tree (`root` itself or a descendant) whose current reply is `reply_id`. */
 export const ownerOfReply = <A extends TreeMember>(root: A, reply_id: string): A | undefined => {

@@ -4,7 +4,8 @@
 // Read from the sessions' states through the hub (lib/hub/waiting.ts), so a resume sent to any
 // process of a hub finds them, not only one sent to the process that owns the root.
 import type { Hub } from '../../hub/types.js'
-import { replyTreeStates, storedTreeWaiting } from '../../hub/waiting.js'
+import { replyTreeStates } from '../../hub/waiting.js'
+import { waitingInTree } from '../../subagents/tree.js'
 import type { AgentState } from '../../../reducers/state.js'
 import { isAnsweredCall, type Descendants } from './fromAgUi.js'
 import type { DescendantAsks } from './toAgUi.js'
@@ -12,17 +13,13 @@ import type { DescendantAsks } from './toAgUi.js'
 /** What a resume of the thread `root_id` (whose state is `root`) needs to know of its sub-agents. */
 export const descendantsOf = async (hub: Hub, root_id: string, root: AgentState): Promise<Descendants> => {
   const states = await replyTreeStates((session_id) => hub.session(session_id).state(), root_id, root)
-  const below = states.slice(1)
-  // The waiting calls are those of the same tree: read from the states just read.
-  const known = new Map(states.map(({ session_id, state }) => [session_id, state]))
-  const stateOf = async (session_id: string) => known.get(session_id) ?? hub.session(session_id).state()
+  const byId = new Map(states.map(({ session_id, state }) => [session_id, state]))
   const bySession = new Map<string, DescendantAsks>()
-  for (const { session_id, ...call } of await storedTreeWaiting(stateOf, root_id, root)) {
-    if (session_id === root_id) continue
-    const reply_id = known.get(session_id)?.reply_id
+  for (const { session_id, ...call } of waitingInTree(root_id, root, (id) => byId.get(id))) {
+    const reply_id = session_id === root_id ? null : byId.get(session_id)?.reply_id
     if (!reply_id) continue
     const asks = bySession.get(session_id) ?? { session_id, reply_id, calls: [] }
     bySession.set(session_id, { ...asks, calls: [...asks.calls, call] })
   }
-  return { asks: [...bySession.values()], answered: (id) => below.some(({ state }) => isAnsweredCall(state, id)) }
+  return { asks: [...bySession.values()], answered: (id) => states.slice(1).some(({ state }) => isAnsweredCall(state, id)) }
 }
