@@ -1,8 +1,8 @@
 // A realistic synthetic log for the benchmarks: replies of a thinking block, a tool call and its
 // streamed result, then a long streamed answer, in the event order of REFERENCE.md section 4,
 // with ids and timestamps of real length. About 92% of the events are deltas.
-import type { AgentEvent } from '../lib/events.js'
-import type { Msg } from '../lib/messages.js'
+import type { AgentEvent } from '../lib/core/events.js'
+import type { Msg } from '../lib/core/messages.js'
 
 const words = 'the of and to in is that it for as with was on be by this are from at or an which'.split(' ')
 const id = (n: number) => `e${n.toString(36).padStart(20, '0')}`

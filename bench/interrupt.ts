@@ -1,7 +1,7 @@
 // Interrupt latency: time from abort() to the REPLY_END reaching the consumer, with 8 tools running
 // (each honours its signal, but the reply never waits for them).
 import { z } from 'zod'
-import { sleep } from '../lib/abort.js'
+import { sleep } from '../lib/core/abort.js'
 import { callTool, createAgent, defineTool, UserMsg } from '../lib/index.js'
 import { fastModel, line, median, now } from './helpers.js'
 

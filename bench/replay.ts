@@ -8,9 +8,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createAgent, replay, scriptedModel } from '../lib/index.js'
-import { fileLog } from '../lib/fileLog.js'
-import { acceptEvents, MARKER, readLogFile } from '../lib/fileLog/read.js'
-import { scan } from '../lib/fileLog/scan.js'
+import { fileLog } from '../lib/stores/file/index.js'
+import { acceptEvents, MARKER, readLogFile } from '../lib/stores/file/read.js'
+import { scan } from '../lib/stores/file/scan.js'
 import { generateEvents } from './generate.js'
 
 interface Figures { ms: number; events: number; maxRssMB: number; heapUsedMB: number; note?: string }

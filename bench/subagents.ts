@@ -7,7 +7,7 @@
 // PostgreSQL with the Stop sent from another process (bench/postgres/tree.ts; skipped when the
 // server at DATABASE_URL is down).
 import { z } from 'zod'
-import { sleep } from '../lib/abort.js'
+import { sleep } from '../lib/core/abort.js'
 import { agentTool, callTool, createAgent, defineTool, say, type Agent, type ChatModel, type ModelChunk, type Tool } from '../lib/index.js'
 import { treeStopLatency } from './postgres/tree.js'
 import { DATABASE_URL, dropSchemas } from './postgres/shared.js'

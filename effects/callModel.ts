@@ -8,19 +8,19 @@
 // Cancelled by: unsubscribing (the reply's cancel$, via advanceReply), which aborts the model's
 // AbortSignal: the HTTP request and the body read stop at once.
 import type { Observable } from 'rxjs'
-import { createEvent } from '../lib/clock.js'
-import { describe, messageOf, ModelError } from '../lib/errors.js'
+import { createEvent } from '../lib/core/clock.js'
+import { describe, messageOf, ModelError } from '../lib/core/errors.js'
 import type { z } from 'zod'
-import { ModelCallUsageEventSchema, ToolCallStartEventSchema, type AgentEvent } from '../lib/events.js'
-import type { ErrorInfo, Msg } from '../lib/messages.js'
-import type { ModelChunk, ModelRequest, ToolChoice } from '../lib/model.js'
-import type { StateObservable } from '../lib/store.js'
+import { ModelCallUsageEventSchema, ToolCallStartEventSchema, type AgentEvent } from '../lib/core/events.js'
+import type { ErrorInfo, Msg } from '../lib/core/messages.js'
+import type { ModelChunk, ModelRequest, ToolChoice } from '../lib/models/model.js'
+import type { StateObservable } from '../lib/core/store.js'
 import { closeReply } from '../reducers/interrupt.js'
 import { selectConversation } from '../reducers/selectors.js'
 import { abortable } from './abortable.js'
 import type { AgentDeps } from './deps.js'
 import { checkData, checkUsage, chunkType, malformed, ToolCalls, usedCallIds } from './modelOutput.js'
-import { redactSecrets } from '../lib/redact.js'
+import { redactSecrets } from '../lib/core/redact.js'
 
 export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice: ToolChoice): Observable<AgentEvent> =>
   abortable<AgentEvent>(async (signal, subscriber) => {

@@ -6,11 +6,11 @@
 // Cancelled by: unsubscribing (the reply's cancel$, via advanceReply), which aborts the call.
 // Concurrency: one at a time, in front of the model call it prepares (concat in advanceReply).
 import { EMPTY, type Observable } from 'rxjs'
-import { createEvent } from '../lib/clock.js'
-import { estimateRequestTokens, transcript } from '../lib/compaction.js'
-import type { AgentEvent } from '../lib/events.js'
-import { zeroUsage, type Msg } from '../lib/messages.js'
-import type { StateObservable } from '../lib/store.js'
+import { createEvent } from '../lib/core/clock.js'
+import { estimateRequestTokens, transcript } from '../lib/agent/compaction.js'
+import type { AgentEvent } from '../lib/core/events.js'
+import { zeroUsage, type Msg } from '../lib/core/messages.js'
+import type { StateObservable } from '../lib/core/store.js'
 import { coveredSoFar, historyBetween, selectConversation, selectCutPoints, selectHistory, selectKnownUsage, summaryMsg } from '../reducers/selectors.js'
 import { abortable } from './abortable.js'
 import { systemMsg } from './callModel.js'

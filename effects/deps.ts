@@ -1,11 +1,11 @@
 // What effects receive from the agent: everything impure (model, tools, clock) and the options
 // that shape a reply. Specs pass scripted models and a counter clock, so runs are deterministic.
 // `tools` and `output` are the current reply's: the agent sets them when a reply starts.
-import type { CompactionSettings } from '../lib/compaction.js'
-import type { Clock } from '../lib/clock.js'
-import type { ChatModel } from '../lib/model.js'
-import type { RuntimeHintSettings } from '../lib/runtime/hints.js'
-import type { Tool, ToolHost } from '../lib/tools.js'
+import type { CompactionSettings } from '../lib/agent/compaction.js'
+import type { Clock } from '../lib/core/clock.js'
+import type { ChatModel } from '../lib/models/model.js'
+import type { RuntimeHintSettings } from '../lib/agent/hints.js'
+import type { Tool, ToolHost } from '../lib/agent/tools.js'
 
 export interface AgentDeps {
   name: string

@@ -4,8 +4,8 @@
 // results, REPLY_END(interrupted). Cancelled by: nothing. Concurrency: mergeMap of a synchronous
 // list, so the closing events are in the log before the dispatch that asked for them returns.
 import { from, mergeMap, type Observable } from 'rxjs'
-import type { AgentEvent } from '../lib/events.js'
-import type { StateObservable } from '../lib/store.js'
+import type { AgentEvent } from '../lib/core/events.js'
+import type { StateObservable } from '../lib/core/store.js'
 import { closeReply } from '../reducers/interrupt.js'
 import type { AgentDeps } from './deps.js'
 import { ofType } from './ofType.js'

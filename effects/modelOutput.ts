@@ -3,10 +3,10 @@
 // get a typeof check on the hot path (in callModel); the rarer chunks are checked here. Malformed
 // output is a ModelError (the reply ends with REPLY_END(error)); a missing tool call id is
 // normalised to a generated one, and an id an earlier model call of the reply used is made unique.
-import type { Clock } from '../lib/clock.js'
-import { describe, ModelError } from '../lib/errors.js'
-import type { Msg } from '../lib/messages.js'
-import type { ModelChunk } from '../lib/model.js'
+import type { Clock } from '../lib/core/clock.js'
+import { describe, ModelError } from '../lib/core/errors.js'
+import type { Msg } from '../lib/core/messages.js'
+import type { ModelChunk } from '../lib/models/model.js'
 
 export const malformed = (what: string): ModelError =>
   new ModelError({ type: 'upstream', message: `The model sent a malformed chunk: ${what}. This is a bug in the model adapter or the provider's server; the reply was stopped.` })

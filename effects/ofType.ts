@@ -2,8 +2,8 @@
 // (the store delivers each event to the listeners of its type, so a streamed delta costs the effects
 // nothing); on any other Observable of events it filters.
 import { filter, type Observable, type OperatorFunction } from 'rxjs'
-import type { AgentEvent, EventOf, EventType } from '../lib/events.js'
-import { eventsOfType, type EventStream } from '../lib/store.js'
+import type { AgentEvent, EventOf, EventType } from '../lib/core/events.js'
+import { eventsOfType, type EventStream } from '../lib/core/store.js'
 
 export const ofType = <T extends EventType>(...types: T[]): OperatorFunction<AgentEvent, EventOf<T>> =>
   (source: Observable<AgentEvent>) => eventsOfType in source

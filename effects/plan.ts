@@ -8,12 +8,12 @@
 // maxIters on, and the reply ends with exceed_max_iters after the grace rounds.
 // User code (schemas, permission functions) is contained: whatever it throws or answers becomes
 // that call's `error` result.
-import { describe, messageOf } from '../lib/errors.js'
-import { jsonDepth, MAX_JSON_DEPTH } from '../lib/jsonValue.js'
-import type { ToolCallBlock } from '../lib/messages.js'
-import type { ToolChoice } from '../lib/model.js'
-import { outputReminder, outputValidationError, STRUCTURED_OUTPUT_GRACE_ITERS } from '../lib/structuredOutput.js'
-import type { Permission, Tool } from '../lib/tools.js'
+import { describe, messageOf } from '../lib/core/errors.js'
+import { jsonDepth, MAX_JSON_DEPTH } from '../lib/core/jsonValue.js'
+import type { ToolCallBlock } from '../lib/core/messages.js'
+import type { ToolChoice } from '../lib/models/model.js'
+import { outputReminder, outputValidationError, STRUCTURED_OUTPUT_GRACE_ITERS } from '../lib/agent/structuredOutput.js'
+import type { Permission, Tool } from '../lib/agent/tools.js'
 import { isAdvanceable, isDeniedByUser, isRunning, selectRoundCalls } from '../reducers/selectors.js'
 import type { AgentState } from '../reducers/state.js'
 

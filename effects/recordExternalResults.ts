@@ -4,9 +4,9 @@
 // Emits: TOOL_RESULT_TEXT_DELTA / TOOL_RESULT_DATA_DELTA per output block, TOOL_RESULT_END with
 // the block's state and metadata. Cancelled by: nothing (synchronous). Concurrency: mergeMap.
 import { from, mergeMap, type Observable } from 'rxjs'
-import { createEvent } from '../lib/clock.js'
-import type { AgentEvent } from '../lib/events.js'
-import type { StateObservable } from '../lib/store.js'
+import { createEvent } from '../lib/core/clock.js'
+import type { AgentEvent } from '../lib/core/events.js'
+import type { StateObservable } from '../lib/core/store.js'
 import type { AgentDeps } from './deps.js'
 import { ofType } from './ofType.js'
 import { outputEvents } from './runTool.js'

@@ -4,15 +4,15 @@
 // value (any value) or an output the log cannot record becomes an `error` result the model can act on. Cancelled by: unsubscribing (the reply's
 // cancel$, via advanceReply), which aborts the tool's AbortSignal at once and drops anything late.
 import { isObservable, type Observable, type Subscription } from 'rxjs'
-import type { Clock } from '../lib/clock.js'
-import { createEvent } from '../lib/clock.js'
-import type { AgentEvent } from '../lib/events.js'
-import type { ToolCallBlock, ToolResultBlock } from '../lib/messages.js'
-import type { Tool, ToolContext, ToolOutput, ToolResultObject } from '../lib/tools.js'
+import type { Clock } from '../lib/core/clock.js'
+import { createEvent } from '../lib/core/clock.js'
+import type { AgentEvent } from '../lib/core/events.js'
+import type { ToolCallBlock, ToolResultBlock } from '../lib/core/messages.js'
+import type { Tool, ToolContext, ToolOutput, ToolResultObject } from '../lib/agent/tools.js'
 import { z } from 'zod'
-import { describe, messageOf } from '../lib/errors.js'
-import { jsonProblem } from '../lib/jsonValue.js'
-import { ToolResultBlockSchema } from '../lib/messages.js'
+import { describe, messageOf } from '../lib/core/errors.js'
+import { jsonProblem } from '../lib/core/jsonValue.js'
+import { ToolResultBlockSchema } from '../lib/core/messages.js'
 import { abortable } from './abortable.js'
 
 /** What a tool's context holds besides its signal and call id. */

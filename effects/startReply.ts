@@ -5,9 +5,9 @@
 // Cancelled by: nothing (it is instant). Concurrency: map (one start per message; the agent
 // refuses a message while a reply runs or is paused).
 import { map, type Observable } from 'rxjs'
-import { createEvent } from '../lib/clock.js'
-import type { AgentEvent } from '../lib/events.js'
-import type { StateObservable } from '../lib/store.js'
+import { createEvent } from '../lib/core/clock.js'
+import type { AgentEvent } from '../lib/core/events.js'
+import type { StateObservable } from '../lib/core/store.js'
 import type { AgentDeps } from './deps.js'
 import { ofType } from './ofType.js'
 

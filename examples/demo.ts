@@ -8,7 +8,7 @@ import {
   callTool, createAgent, defineTool, replay, say, scriptedModel, think, usage,
   UserConfirmResultEvent, UserInterruptEvent, UserMsg, withoutReminders, type Agent, type AgentInput,
 } from 'agentlog'
-import { sleep } from '../lib/abort.js'
+import { sleep } from '../lib/core/abort.js'
 import { bold, dim, green, printEvent, red, yellow } from './support/print.js'
 
 const searchFlights = defineTool({

@@ -3,7 +3,7 @@
 // array (a memcpy of pointers, never the conversation), except inside `withWritableContent`: there
 // the array the in-place fold owns, and any copy made during that reduction, is written in place
 // (reducers/inPlace.ts says why no one can see it).
-import type { Block, Msg, ToolCallBlock, ToolResultBlock } from '../lib/messages.js'
+import type { Block, Msg, ToolCallBlock, ToolResultBlock } from '../lib/core/messages.js'
 import { withContent } from './shapes.js'
 
 /** The index of the block of `type` with `id`, searching back from the end down to `from`. */

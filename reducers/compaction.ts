@@ -4,8 +4,8 @@
 // messages of the history (the context, then the reply in progress) and the first `blocks` blocks of
 // the next one. Only a cut point later than the current one is accepted (a tool call and its result
 // are never split); any other position is ignored on purpose. Cold path: once per compaction.
-import type { AgentEvent } from '../lib/events.js'
-import type { Msg } from '../lib/messages.js'
+import type { AgentEvent } from '../lib/core/events.js'
+import type { Msg } from '../lib/core/messages.js'
 import { copyState } from './shapes.js'
 import type { AgentState, Compaction } from './state.js'
 

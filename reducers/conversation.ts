@@ -2,8 +2,8 @@
 // message (id = reply_id) that receives every block of every iteration, and joins the context at
 // REPLY_END. A state machine: a block event for an unknown or closed block, and a tool result for
 // a call that is already finished (a late result after an interrupt), are ignored on purpose.
-import type { AgentEvent } from '../lib/events.js'
-import type { DataBlock, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock, Usage } from '../lib/messages.js'
+import type { AgentEvent } from '../lib/core/events.js'
+import type { DataBlock, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock, Usage } from '../lib/core/messages.js'
 import { appendBlock, findBlockIndex, moveBlockToEnd, replaceBlock, setBlock } from './blocks.js'
 import { compactBlock, withInput, withOutput, withReplyMsg, withText, withThinking } from './shapes.js'
 import type { AgentState, LoopState } from './state.js'

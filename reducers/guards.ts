@@ -1,8 +1,8 @@
 // Admission of input: a pure check of an input event against the state, run before anything is
 // appended. It returns the error to throw (the log stays as it was), 'noop' for an input that
 // changes nothing (USER_INTERRUPT on an agent that is not paused), or null to accept it.
-import { AgentError } from '../lib/errors.js'
-import type { AgentEvent } from '../lib/events.js'
+import { AgentError } from '../lib/core/errors.js'
+import type { AgentEvent } from '../lib/core/events.js'
 import { findToolCall } from './blocks.js'
 import type { AgentState } from './state.js'
 

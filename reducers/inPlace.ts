@@ -9,8 +9,8 @@
 //   (a block added, replaced or closed: reducers/blocks.ts `withWritableContent`), not copied again.
 // After a seal the next change copies as the pure rootReducer does, so a state anyone saw never
 // changes; the result always equals rootReducer's (replay(log) deep-equals the state).
-import type { AgentEvent } from '../lib/events.js'
-import type { Block, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock } from '../lib/messages.js'
+import type { AgentEvent } from '../lib/core/events.js'
+import type { Block, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock } from '../lib/core/messages.js'
 import { findBlockIndex, withWritableContent } from './blocks.js'
 import { rootReducer } from './root.js'
 import type { AgentState } from './state.js'

@@ -3,10 +3,10 @@
 // known so far, every tool call without a result the missing part of a START/DELTA/END triple
 // (running results first, so partial output is kept), then REPLY_END. The same function serves a
 // cancel while running, USER_INTERRUPT while paused, a model failure, and a log cut by a crash.
-import type { Clock } from '../lib/clock.js'
-import { createEvent } from '../lib/clock.js'
-import type { AgentEvent } from '../lib/events.js'
-import { zeroUsage, type ErrorInfo, type ToolCallBlock } from '../lib/messages.js'
+import type { Clock } from '../lib/core/clock.js'
+import { createEvent } from '../lib/core/clock.js'
+import type { AgentEvent } from '../lib/core/events.js'
+import { zeroUsage, type ErrorInfo, type ToolCallBlock } from '../lib/core/messages.js'
 import { findToolResult } from './blocks.js'
 import type { AgentState } from './state.js'
 

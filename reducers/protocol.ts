@@ -1,7 +1,7 @@
 // The event protocol of REFERENCE.md section 4 as a checker of whole logs: which event may follow
 // which, per reply, per block and per tool call. Every log the store writes passes it; a reordered
 // or cut log does not, and `replay(log, { strict: true })` refuses it before folding.
-import type { AgentEvent } from '../lib/events.js'
+import type { AgentEvent } from '../lib/core/events.js'
 
 interface Reply {
   id: string

@@ -2,8 +2,8 @@
 // `loop`). Status is derived from the reply's tool calls whenever one of them changes: the reply is
 // paused when nothing runs or remains to be done and some call waits for the user (asking) or for
 // an external result (submitted); running otherwise. Reads `reply_msg`, so it runs after `conversation`.
-import type { AgentEvent } from '../lib/events.js'
-import type { Msg, ToolCallBlock } from '../lib/messages.js'
+import type { AgentEvent } from '../lib/core/events.js'
+import type { Msg, ToolCallBlock } from '../lib/core/messages.js'
 import { findToolCall } from './blocks.js'
 import { copyState } from './shapes.js'
 import { argumentsOf, STRUCTURED_OUTPUT_TOOL } from './structuredOutput.js'

@@ -1,8 +1,8 @@
 // The root reducer: folds one event into the state by running each slice in turn (each writes only
 // its own keys) and counts the event in `seq`. `replay(log)` folds a whole log from the initial
 // state; it never calls a model or a tool, and refuses an entry that is not an event.
-import { AgentError, describe } from '../lib/errors.js'
-import type { AgentEvent } from '../lib/events.js'
+import { AgentError, describe } from '../lib/core/errors.js'
+import type { AgentEvent } from '../lib/core/events.js'
 import { compaction } from './compaction.js'
 import { conversation } from './conversation.js'
 import { protocolProblems } from './protocol.js'

@@ -2,7 +2,7 @@
 // (`{tool_name, rule_content, behavior, source}`); they apply to later calls of the session.
 // A cold path, so it uses immer for readability.
 import { produce } from 'immer'
-import type { AgentEvent } from '../lib/events.js'
+import type { AgentEvent } from '../lib/core/events.js'
 import type { AgentState } from './state.js'
 
 export const rules = (state: AgentState, event: AgentEvent): AgentState => {

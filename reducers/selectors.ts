@@ -1,6 +1,6 @@
 // Selectors: what effects and the agent read from the state, so that they never depend on the
 // reducers' internals.
-import type { Msg, ToolCallBlock } from '../lib/messages.js'
+import type { Msg, ToolCallBlock } from '../lib/core/messages.js'
 import { findToolCall, findToolResult } from './blocks.js'
 import { compactedView } from './compaction.js'
 import type { AgentState } from './state.js'

@@ -2,7 +2,7 @@
 // event copies the state, the reply message and one block; an object literal with every field
 // named keeps one hidden class and is about ten times cheaper than `{ ...object }` (measured in
 // bench/: spread 0.3 µs, literal 0.03 µs for the 11-field state).
-import type { Block, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock } from '../lib/messages.js'
+import type { Block, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock } from '../lib/core/messages.js'
 import type { AgentState } from './state.js'
 
 export const copyState = (s: AgentState): AgentState => ({

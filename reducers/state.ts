@@ -2,8 +2,8 @@
 // up to the reply in progress; `reply_msg` is that reply's one assistant message (id = reply_id)
 // while it runs or is paused, and joins the context at REPLY_END. `loop` is the running reply's
 // bookkeeping that the scheduler and the interrupt function read.
-import type { Msg, PermissionRule, ToolCallBlock, Usage } from '../lib/messages.js'
-import { zeroUsage } from '../lib/messages.js'
+import type { Msg, PermissionRule, ToolCallBlock, Usage } from '../lib/core/messages.js'
+import { zeroUsage } from '../lib/core/messages.js'
 
 export type ReplyStatus = 'idle' | 'running' | 'paused'
 

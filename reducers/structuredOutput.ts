@@ -4,8 +4,8 @@
 // resolves to does. Logs of earlier versions used `generate_response`, whose successful result's
 // metadata carried the value onto the message (`structured_output`, `metadata.structured_output`):
 // they replay as they were.
-import type { ToolResultEndEvent } from '../lib/events.js'
-import type { Msg, ToolResultBlock } from '../lib/messages.js'
+import type { ToolResultEndEvent } from '../lib/core/events.js'
+import type { Msg, ToolResultBlock } from '../lib/core/messages.js'
 import { findBlockIndex, findToolCall } from './blocks.js'
 
 export const STRUCTURED_OUTPUT_TOOL = 'GenerateStructuredOutput'

@@ -1,7 +1,7 @@
 // Slice: `usage`, the token usage of the whole session, summed from every MODEL_CALL_END
 // (an interrupted call's end carries the usage known so far, so nothing recorded is lost) and from
 // every CONTEXT_COMPACTED (the summarizing call's usage).
-import type { AgentEvent } from '../lib/events.js'
+import type { AgentEvent } from '../lib/core/events.js'
 import { addUsage } from './conversation.js'
 import type { AgentState } from './state.js'
 

@@ -6,7 +6,7 @@
 //   node --expose-gc --import tsx scripts/soak.ts [--replies 10000] [--seed 1]
 import { isDeepStrictEqual } from 'node:util'
 import { z } from 'zod'
-import { sleep } from '../lib/abort.js'
+import { sleep } from '../lib/core/abort.js'
 import {
   createAgent, defineTool, ExternalExecutionResultEvent, memoryLog, ModelError, replay, ToolResultBlock, UserConfirmResultEvent, UserInterruptEvent,
   UserMsg, type Agent, type AgentInput, type ChatModel, type ModelChunk, type Tool,

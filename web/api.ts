@@ -3,7 +3,7 @@
 // Errors come back as the server's JSON `{ code, message }`, thrown as an ApiError with that message
 // and the HTTP status (401: the token is missing or wrong).
 import type { SessionInfo, Page } from '../lib/hub/types.js'
-import type { WaitingCall } from '../lib/text.js'
+import type { WaitingCall } from '../lib/agent/text.js'
 
 export interface ToolInfo {
   name: string

@@ -1,6 +1,6 @@
 // Redux DevTools, when the browser extension is present: each event goes to it as an action with
 // the state after it, and a jump to a past state there is handed to the page (shown read-only).
-import type { AgentEvent } from '../lib/events.js'
+import type { AgentEvent } from '../lib/core/events.js'
 import type { AgentState } from '../reducers/state.js'
 
 interface DevToolsConnection {

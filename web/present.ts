@@ -1,6 +1,6 @@
 // What people read, as opposed to what the model reads: tool results without the model-facing
 // `<system-reminder>` text, plain words for a result's state and a reply's end, usage in tokens.
-import type { Msg, ToolResultBlock, Usage } from '../lib/messages.js'
+import type { Msg, ToolResultBlock, Usage } from '../lib/core/messages.js'
 
 const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g
 

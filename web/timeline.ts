@@ -1,7 +1,7 @@
 // The timeline's rows, built one event at a time: a run of deltas of one block, tool call or tool
 // result is one row (its first and last seq and a count), every other event a row of its own.
 // Adding an event touches only the last row, so the cost per event does not grow with the log.
-import type { AgentEvent } from '../lib/events.js'
+import type { AgentEvent } from '../lib/core/events.js'
 
 export interface TimelineRow {
   /** Seq of the row's first and last event; the fold "after this row" is the fold up to `last_seq`. */

@@ -3,7 +3,7 @@
 // then streams 8 more; "ask" asks permission to remove a file (the reply pauses until approved or
 // denied) and then says it is done.
 import { z } from 'zod'
-import { sleep } from '../../lib/abort.js'
+import { sleep } from '../../lib/core/abort.js'
 import { callTool, defineTool, scriptedModel, type ModelRequest, type ScriptStep } from '../../lib/index.js'
 
 const lookup = defineTool({ name: 'lookup', description: 'Looks a word up', input: z.object({ word: z.string() }), execute: async ({ word }) => {

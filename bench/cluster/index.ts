@@ -9,7 +9,7 @@
 // events/s follows the latency of a turn.
 // Env: STORES (postgres,nats), PROCESSES (3), CLIENTS (24), SESSIONS (48), BASE_S (10), RUN_S (30),
 // KILL_EVERY_S (8), LIVE (1000), OPENED (10000).
-import { checkLog } from '../../lib/logCheck.js'
+import { checkLog } from '../../lib/core/logCheck.js'
 import type { AgentEvent } from '../../lib/index.js'
 import { percentile } from '../postgres/shared.js'
 import { Fleet } from './fleet.js'

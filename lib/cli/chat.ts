@@ -4,13 +4,13 @@
 // prompt [y]es / [n]o / [e]dit (exactly y, yes, n, no, e or edit; [e]dit starts from the current
 // arguments). With --log, a later start shows the earlier conversation and asks
 // again for what a paused reply waits for. Missing configuration is one line and exit code 2.
-import { createAgent, type Agent, type AgentInput } from '../agent.js'
-import { AgentError } from '../errors.js'
-import type { ConfirmResult } from '../events.js'
-import { ExternalExecutionResultEvent, ToolResultBlock, UserConfirmResultEvent, UserInterruptEvent } from '../factories.js'
-import { fileLog } from '../fileLog.js'
+import { createAgent, type Agent, type AgentInput } from '../agent/agent.js'
+import { AgentError } from '../core/errors.js'
+import type { ConfirmResult } from '../core/events.js'
+import { ExternalExecutionResultEvent, ToolResultBlock, UserConfirmResultEvent, UserInterruptEvent } from '../core/factories.js'
+import { fileLog } from '../stores/file/index.js'
 import { mcpChatTools } from './chatMcp.js'
-import type { ToolCallBlock } from '../messages.js'
+import type { ToolCallBlock } from '../core/messages.js'
 import { chatRenderer, historyLines, type Painter } from './chatRender.js'
 import { chatTerminal, INTERRUPTED, type Answer, type ChatTerminal } from './chatTerminal.js'
 import { chatTools } from './chatTools.js'

@@ -1,9 +1,9 @@
 // `agentlog chat --mcp "<command>"` (the flag may repeat): the tools of MCP servers spawned over
 // stdio, added to the chat's tools; their stderr is not shown (it would garble the chat). If one
 // server fails to start, the others are closed again and the error says which command failed.
-import { AgentError } from '../errors.js'
+import { AgentError } from '../core/errors.js'
 import { mcpTools, parseCommandLine } from '../mcp/node.js'
-import type { Tool } from '../tools.js'
+import type { Tool } from '../agent/tools.js'
 
 export const mcpChatTools = async (commands: string[]): Promise<Tool[]> => {
   const opened = await Promise.allSettled(commands.map((line) => mcpTools({ ...parseCommandLine(line), stderr: 'ignore' })))

@@ -2,7 +2,7 @@
 // model chat talks to"): --scripted; the provider from --provider, else from which key or base URL
 // is set; its base URL from --base-url, else OPENAI_BASE_URL / ANTHROPIC_BASE_URL; its key from the
 // environment; the model name from --model, else AGENTLOG_MODEL. What is missing is one line.
-import type { ChatModel } from '../model.js'
+import type { ChatModel } from '../models/model.js'
 import { anthropicModel } from '../models/anthropic.js'
 import { openAIChatModel } from '../models/openai.js'
 import { scriptedChatModel } from './scriptedChat.js'

@@ -2,9 +2,9 @@
 // dimmed, a tool result's status in words (`[denied by you]`, `[interrupted]`) instead of the note
 // written for the model, and every string from the model or a tool with its control characters
 // escaped (a tool argument's \r cannot rewrite the line). Also the earlier conversation, briefly.
-import type { OutputEvent } from '../events.js'
-import type { Msg } from '../messages.js'
-import { withoutReminders } from '../text.js'
+import type { OutputEvent } from '../core/events.js'
+import type { Msg } from '../core/messages.js'
+import { withoutReminders } from '../agent/text.js'
 import { escapeControls, escapeControlsKeepLayout } from './escape.js'
 
 const MAX_RESULT = 400

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { PassThrough } from 'node:stream'
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
-import { defineTool } from '../tools.js'
+import { defineTool } from '../agent/tools.js'
 
 const MAX_OUTPUT = 20_000
 

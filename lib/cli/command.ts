@@ -3,10 +3,10 @@
 // process and read what they print. Shared helpers: option parsing and loading a log file.
 import { statSync } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { AgentError } from '../errors.js'
-import type { AgentEvent } from '../events.js'
-import { fileError } from '../fileLog/ioError.js'
-import { readLogFile } from '../fileLog/read.js'
+import { AgentError } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
+import { fileError } from '../stores/file/ioError.js'
+import { readLogFile } from '../stores/file/read.js'
 
 export interface Io {
   out(text: string): void

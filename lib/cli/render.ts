@@ -1,7 +1,7 @@
 // Text rendering shared by the inspection commands: quoted and shortened values, tool calls with
 // their arguments, tool results with their state marked, and the context (the conversation) of a
 // state, block by block.
-import type { Block, Msg, ToolResultBlock } from '../messages.js'
+import type { Block, Msg, ToolResultBlock } from '../core/messages.js'
 import type { AgentState } from '../../reducers/state.js'
 
 /** A value as a one-line JSON string, shortened to `max` characters. */

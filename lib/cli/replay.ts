@@ -10,7 +10,7 @@ import { loadSource, SOURCE_OPTIONS, SOURCE_USAGE } from './source.js'
 import { renderContext } from './render.js'
 import { timeline } from './timeline.js'
 import { flatten, loadTree, renderTree, TREE_OPTION } from './tree.js'
-import type { AgentEvent } from '../events.js'
+import type { AgentEvent } from '../core/events.js'
 
 export const replay: Command = {
   summary: 'show a log as a timeline, then the context at that point',

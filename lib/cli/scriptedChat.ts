@@ -4,9 +4,9 @@
 // an external tool a person answers, a tool that returns an image, a sub-agent whose report streams
 // into its call, a slow tool to stop; then a long answer to stop. What it says fits where it runs: the page's buttons, or the terminal's keys.
 // DEMOS is the list of steps: a new demo is one entry here and its tool in ./demo/tools.ts.
-import type { ToolResultBlock } from '../messages.js'
-import type { ModelRequest } from '../model.js'
-import { callTool, say, scriptedModel, think, type ScriptStep } from '../scriptedModel.js'
+import type { ToolResultBlock } from '../core/messages.js'
+import type { ModelRequest } from '../models/model.js'
+import { callTool, say, scriptedModel, think, type ScriptStep } from '../models/scripted.js'
 
 export type Surface = 'page' | 'terminal'
 

@@ -3,8 +3,8 @@
 // call's result, slowly enough to watch and to stop. The scripted lead calls it with
 // `callResearch(id, task)`; stopping the lead stops the Researcher first.
 import { agentTool } from '../subagents/agentTool.js'
-import { callTool, say, scriptedModel, think } from '../scriptedModel.js'
-import type { Tool } from '../tools.js'
+import { callTool, say, scriptedModel, think } from '../models/scripted.js'
+import type { Tool } from '../agent/tools.js'
 
 const REPORT = 'Findings: the log of every agent in a tree is its own session, linked to the call that ran it. Stopping the lead stops this sub-agent first, and its log stays consistent.'
 

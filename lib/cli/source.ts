@@ -3,8 +3,8 @@
 // schema, or the NATS store's name; default "agentlog"). The Postgres and NATS stores are loaded
 // only when such a URL is given, so files need neither `pg` nor the NATS client.
 import fs from 'node:fs'
-import { AgentError } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { AgentError } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 import type { SessionStore } from '../hub/types.js'
 import { directoryStore } from '../stores/directory.js'
 import { loadLog, UsageError, type Io, type Parsed } from './command.js'

@@ -1,9 +1,9 @@
 // The facts `agentlog inspect` prints, gathered in one pass over a log: each reply with its end
 // reason, duration, model and tool calls and usage; tool results by tool and state; every pause
 // with how it was resolved; every interrupt. Plain data, so `--json` prints it as it is.
-import type { AgentEvent } from '../events.js'
-import type { Usage } from '../messages.js'
-import { zeroUsage } from '../messages.js'
+import type { AgentEvent } from '../core/events.js'
+import type { Usage } from '../core/messages.js'
+import { zeroUsage } from '../core/messages.js'
 
 export interface ReplySummary {
   reply_id: string

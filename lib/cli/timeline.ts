@@ -1,7 +1,7 @@
 // The timeline of `agentlog replay`: one entry per event, except that a block's or a tool call's
 // or a tool result's START / DELTA* / END group is one entry holding the whole text (placed where
 // the group ends, or marked open at the cut), and MODEL_CALL_USAGE folds into its MODEL_CALL_END.
-import type { AgentEvent } from '../events.js'
+import type { AgentEvent } from '../core/events.js'
 import { FORK_EVENT_NAME } from '../timeTravel/index.js'
 import { args, mark, quote, speaker } from './render.js'
 

@@ -3,9 +3,9 @@
 // through the official exporter or printed as JSON. A session of a store brings its sub-agents'
 // sessions (the child ids its tool results record). Needs the OpenTelemetry SDK installed.
 import fs from 'node:fs'
-import type { AgentEvent } from '../events.js'
+import type { AgentEvent } from '../core/events.js'
 import type { SessionStore } from '../hub/types.js'
-import { AgentError, messageOf } from '../errors.js'
+import { AgentError, messageOf } from '../core/errors.js'
 import { childSessionOf } from '../otel/links.js'
 import { parse, UsageError, type Command, type Io, type Parsed } from './command.js'
 import { escapeControlsKeepLines } from './escape.js'

@@ -2,7 +2,7 @@
 // marker, then one event per line, exactly as stored); `agentlog import STORE FILE --session ID`
 // creates the session in a store from such a file (checked line by line, appended in one batch,
 // committed before it returns). Export then import moves a session between stores byte for byte.
-import { MARKER } from '../fileLog/read.js'
+import { MARKER } from '../stores/file/read.js'
 import { loadLog, parse, UsageError, type Command } from './command.js'
 import { displayName, openStore, SOURCE_OPTIONS } from './source.js'
 

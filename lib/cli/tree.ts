@@ -2,7 +2,7 @@
 // sessions, nested (or, with `--tree`, the whole tree from its root), read from the links in the
 // logs (lib/hub/tree.ts). A log file has no tree (its sub-agents' logs are not in it).
 import fs from 'node:fs'
-import { AgentError } from '../errors.js'
+import { AgentError } from '../core/errors.js'
 import type { SessionStore } from '../hub/types.js'
 import { sessionTree, type SessionTree } from '../hub/tree.js'
 import type { Parsed } from './command.js'

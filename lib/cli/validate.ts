@@ -1,7 +1,7 @@
 // `agentlog validate SOURCE [--json]` (a file, or a session of a store): checks every line against the event schemas and the log
 // against the invariants of REFERENCE.md section 5; prints the first violations with their line
 // numbers (line = seq + 1: line 1 is the version marker). Exit code 0 when valid, 1 otherwise.
-import { checkLog } from '../logCheck.js'
+import { checkLog } from '../core/logCheck.js'
 import { isAgentError, parse, type Command } from './command.js'
 import { escapeControlsKeepLines, lineSafe } from './escape.js'
 import { loadSource, SOURCE_OPTIONS, SOURCE_USAGE } from './source.js'

@@ -5,8 +5,8 @@
 import { BehaviorSubject, Subject } from 'rxjs'
 import { rootReducer } from '../../reducers/root.js'
 import { initialState, type AgentState } from '../../reducers/state.js'
-import { AgentError, describe } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { AgentError, describe } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 
 interface Waiter {
   seq: number

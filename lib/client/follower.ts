@@ -5,8 +5,8 @@
 // stream (with a growing pause), and stops for good on NOT_FOUND or UNAUTHORIZED, or when the
 // server sends a bad stream (a bad event, a gap, an overlong line) at the same place several times.
 import type { BehaviorSubject } from 'rxjs'
-import { pause } from '../abort.js'
-import { AgentError } from '../errors.js'
+import { pause } from '../core/abort.js'
+import { AgentError } from '../core/errors.js'
 import type { SseMessage } from './sse.js'
 
 export type RemoteConnection = 'connecting' | 'live' | 'dropped'

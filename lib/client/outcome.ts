@@ -1,14 +1,14 @@
 // What a remote reply resolves to, read from the log and state the client folded: the same values
-// as a local `agent.reply()` (lib/replyRun.ts `endedReplyMsg`): the final message, the paused
+// as a local `agent.reply()` (lib/agent/replyRun.ts `endedReplyMsg`): the final message, the paused
 // message with the calls it waits for, a notice for an interrupted reply (`interruptText`; AbortError
 // with rejectOnInterrupt), for exceeded iterations and for a structured output, and a ModelError for
 // a reply that ended with a model error.
 import type { AgentState } from '../../reducers/state.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
-import { AbortError, AgentError, ModelError } from '../errors.js'
-import type { AgentEvent, ReplyEndEvent } from '../events.js'
-import { endedReplyMsg } from '../replyRun.js'
-import { asReply, type Reply } from '../text.js'
+import { AbortError, AgentError, ModelError } from '../core/errors.js'
+import type { AgentEvent, ReplyEndEvent } from '../core/events.js'
+import { endedReplyMsg } from '../agent/replyRun.js'
+import { asReply, type Reply } from '../agent/text.js'
 
 export interface OutcomeOptions {
   interruptText: string

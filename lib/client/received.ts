@@ -3,9 +3,9 @@
 // fill) before it is folded or yielded, so a malformed event never reaches the log or the state.
 // A sub-agent's event in a stream asked with `descendants` (tagged with its `metadata.session_id`)
 // is checked for its shape too, but its seq is its own session's: it is yielded, never folded.
-import { AgentError, describe } from '../errors.js'
-import type { AgentEvent } from '../events.js'
-import { validateEvent } from '../store.js'
+import { AgentError, describe } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
+import { validateEvent } from '../core/store.js'
 import type { SseMessage } from './sse.js'
 
 /** The shape check of `message`'s event: INVALID_EVENT, naming what is wrong, for a malformed one. */

@@ -3,7 +3,7 @@
 // refusal and is thrown as an AgentError; data that is not JSON is INVALID_EVENT; a line longer
 // than `maxLineBytes` ends the stream with TOO_LARGE instead of being buffered without bound.
 import { createParser } from 'eventsource-parser'
-import { AgentError, type AgentErrorCode } from '../errors.js'
+import { AgentError, type AgentErrorCode } from '../core/errors.js'
 
 export interface SseMessage {
   id?: string

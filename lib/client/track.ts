@@ -1,8 +1,8 @@
 // How one remote reply stream went (ReplyTrack), and the sub-agents' events of a stream asked with
 // `descendants`: a tagged event is checked (received.ts) and counted per sub-agent session by its
 // seq, so one read again after a cut is known and skipped. Tagged events are never folded.
-import { AgentError } from '../errors.js'
-import { isOutputEvent, type OutputEvent } from '../events.js'
+import { AgentError } from '../core/errors.js'
+import { isOutputEvent, type OutputEvent } from '../core/events.js'
 import { receivedDescendantEvent, taggedSession } from './received.js'
 import type { SseMessage } from './sse.js'
 

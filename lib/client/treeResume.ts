@@ -7,9 +7,9 @@
 // again from there. Nothing read here is folded.
 import type { BehaviorSubject } from 'rxjs'
 import type { AgentState } from '../../reducers/state.js'
-import { pause } from '../abort.js'
-import { AgentError } from '../errors.js'
-import { isOutputEvent, type OutputEvent } from '../events.js'
+import { pause } from '../core/abort.js'
+import { AgentError } from '../core/errors.js'
+import { isOutputEvent, type OutputEvent } from '../core/events.js'
 import { receivedEvent } from './received.js'
 import type { SseMessage } from './sse.js'
 import { isDescendantMessage, takeDescendant, type ReplyTrack } from './track.js'

@@ -1,16 +1,16 @@
 // What a SessionHandle asks of a session's owner, as plain JSON (so it can travel to another
 // process): an input, an interrupt, or an answer to a paused call. `toInput` builds the input event
-// from the owner's state (lib/inputs.ts) (the owner knows the paused reply and its calls);
+// from the owner's state (lib/agent/inputs.ts) (the owner knows the paused reply and its calls);
 // `execute` applies a command to a live agent and resolves, once committed, with the events it caused;
 // a routed command's input event carries its request's id, so `appliedBefore` can find what a dead
 // owner already applied (an interrupt is not tagged: applied twice, the second finds nothing to stop).
-import type { Agent, AgentInput } from '../agent.js'
-import { AgentError, describe } from '../errors.js'
-import type { AgentEvent } from '../events.js'
-import type { LogStore } from '../log.js'
-import { UserMsg } from '../factories.js'
-import { approveEvent, denyEvent, submitResultEvent, type ExternalResult } from '../inputs.js'
-import type { CallerToolSpec } from '../tools.js'
+import type { Agent, AgentInput } from '../agent/agent.js'
+import { AgentError, describe } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
+import type { LogStore } from '../core/log.js'
+import { UserMsg } from '../core/factories.js'
+import { approveEvent, denyEvent, submitResultEvent, type ExternalResult } from '../agent/inputs.js'
+import type { CallerToolSpec } from '../agent/tools.js'
 import type { AgentState } from '../../reducers/state.js'
 import { ownerOfCall } from '../subagents/tree.js'
 

@@ -1,7 +1,7 @@
 // What a session handle (handle.ts) and a routed reply (remoteReply.ts) need of their hub, apart
 // from the hub itself (hub.ts makes one), so neither imports the hub that makes them.
-import { AgentError } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { AgentError } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 import type { Command } from './commands.js'
 import type { LiveSession } from './live.js'
 import type { HubOptions } from './types.js'

@@ -9,8 +9,8 @@
 // its call does). Events of unrelated sessions interleave as they come. A sub-agent is followed
 // until its REPLY_END.
 import { Observable, Subscription } from 'rxjs'
-import { AgentError } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { AgentError } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 import { startedSubagent } from '../subagents/childLogs.js'
 import type { SessionStore } from './types.js'
 

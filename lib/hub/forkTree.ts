@@ -3,16 +3,16 @@
 // as it was at that point, as lib/timeTravel/forkPlan.ts plans it (the same plan as forking an
 // agent's tree in memory). The logs share no seq: a sub-agent's log keeps the events made before
 // the root's event seq + 1, told exactly by their ids (one process's clock counts them up, see
-// idOrder in lib/clock.ts), by their times only for ids of different clocks (a failover between
+// idOrder in lib/core/clock.ts), by their times only for ids of different clocks (a failover between
 // processes). Every fork gets a new session id, and the links are rewritten to the new ids (the
 // parents' calls' `metadata.child_session_id`, the sub-agents' REPLY_START `metadata.parent`).
 // Sub-agents are forked deepest first, so a reply cut while running is closed in each log before its
 // parent's; a sub-agent parked under a reply the fork closes (the parent ran another call meanwhile)
 // is interrupted with it, as a Stop of the tree would (an agent forked in memory does the same by
 // reviving it).
-import { systemClock } from '../clock.js'
-import { AgentError, describe } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { systemClock } from '../core/clock.js'
+import { AgentError, describe } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 import { fork } from '../timeTravel/fork.js'
 import { deepestFirst, planAsync, planTreeFork, type ForkedSession } from '../timeTravel/forkPlan.js'
 import { replay } from '../../reducers/root.js'

@@ -3,10 +3,10 @@
 // the hub's `run`, which routes them to the owner elsewhere. `state()` of a session nobody here
 // holds is folded from the store (from its snapshot, when the store keeps one).
 import { defer, mergeAll, type Observable } from 'rxjs'
-import type { AgentEvent, OutputEvent } from '../events.js'
-import type { Msg } from '../messages.js'
-import type { ReplyOptions } from '../replyRun.js'
-import type { AgentInput } from '../agent.js'
+import type { AgentEvent, OutputEvent } from '../core/events.js'
+import type { Msg } from '../core/messages.js'
+import type { ReplyOptions } from '../agent/replyRun.js'
+import type { AgentInput } from '../agent/agent.js'
 import type { AgentState } from '../../reducers/state.js'
 import { toMessage } from './commands.js'
 import { isBusyElsewhere, type HubCore } from './core.js'

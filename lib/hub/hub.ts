@@ -4,9 +4,9 @@
 // owns goes to that owner through the store's routing, when it has one (postgresStore); otherwise
 // SESSION_BUSY. Handles (lib/hub/handle.ts) are cheap: nothing is kept per handle. A sweeper
 // (sweeper.ts) closes replies whose owner died, when the store can find them.
-import { createAgent, type Agent } from '../agent.js'
-import { AgentError, describe } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { createAgent, type Agent } from '../agent/agent.js'
+import { AgentError, describe } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 import { checkSessionId } from '../stores/sessions.js'
 import { appliedBefore, execute, type Command } from './commands.js'
 import { isBusyElsewhere, type HubCore } from './core.js'
@@ -16,7 +16,7 @@ import { DEFAULT_SWEEP_MS, startSweeper } from './sweeper.js'
 import { closeAll, openTreeLogs, SubagentSessions } from './subagents.js'
 import { openReply } from '../subagents/childLogs.js'
 import { treeRunning } from '../subagents/tree.js'
-import type { LogStore } from '../log.js'
+import type { LogStore } from '../core/log.js'
 import type { Hub, HubOptions } from './types.js'
 
 export const DEFAULT_MAX_LIVE = 1000

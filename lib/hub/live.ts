@@ -2,8 +2,8 @@
 // least-recently-used order. A session is closed (its lease released, its memory freed) when it
 // has been unused for `idleMs`, or when more than `maxLive` are open, least recently used first;
 // never while a reply of it runs or a caller is using it, and at once when its log has failed.
-import type { Agent } from '../agent.js'
-import type { LogStore } from '../log.js'
+import type { Agent } from '../agent/agent.js'
+import type { LogStore } from '../core/log.js'
 import { treeRunning } from '../subagents/tree.js'
 
 export interface LiveSession {

@@ -5,12 +5,12 @@
 // An answer to a sub-agent's call (a confirmation or result for a descendant's reply, which the owner
 // gives where the call waits) follows the session's own reply, as a local agent's does: with the
 // tree's events, until that reply ends or pauses, or the tree waits again with nothing running.
-import { DEFAULT_INTERRUPT_TEXT, type AgentInput } from '../agent.js'
-import { AbortError, ModelError } from '../errors.js'
-import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from '../events.js'
-import type { Msg } from '../messages.js'
-import { inputMetadata } from '../options.js'
-import { endedReplyMsg, type ReplyOptions } from '../replyRun.js'
+import { DEFAULT_INTERRUPT_TEXT, type AgentInput } from '../agent/agent.js'
+import { AbortError, ModelError } from '../core/errors.js'
+import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from '../core/events.js'
+import type { Msg } from '../core/messages.js'
+import { inputMetadata } from '../agent/options.js'
+import { endedReplyMsg, type ReplyOptions } from '../agent/replyRun.js'
 import { replay } from '../../reducers/root.js'
 import type { AgentState } from '../../reducers/state.js'
 import { selectEndedReply } from '../../reducers/selectors.js'

@@ -4,7 +4,7 @@
 // (AgentOptions.subagentLogs); reopening a root restores its tree: the logs of the sub-agents its
 // unfinished reply waits for are opened first (revival is synchronous), deepest last. A command for a sub-agent's session goes to the
 // sub-agent agent inside its root's live session, here or routed to the root's owner.
-import type { LogStore } from '../log.js'
+import type { LogStore } from '../core/log.js'
 import { openReply, type SubagentLogs } from '../subagents/childLogs.js'
 import { findSession } from '../subagents/tree.js'
 import type { LiveSession } from './live.js'

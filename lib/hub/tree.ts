@@ -3,8 +3,8 @@
 // sub-agent's session records its parent (`metadata.parent`). `sessionTree` returns the tree of a
 // session; `subagentsOpenAt` the sub-agents a follow resuming at a seq must follow too
 // (followTree.ts follows a tree).
-import { AgentError } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { AgentError } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 import { isParentLink, startedSubagent, type ParentLink } from '../subagents/childLogs.js'
 import type { OpenSubagent } from './followTree.js'
 import type { SessionStore, SessionTree } from './types.js'

@@ -3,12 +3,12 @@
 // request for a session another process owns to that owner. Implementations live beside this file
 // (the hub) and in lib/stores/ (memory, directory, postgres).
 import type { Observable } from 'rxjs'
-import type { AgentEvent, OutputEvent } from '../events.js'
-import type { LogStore } from '../log.js'
-import type { Msg } from '../messages.js'
-import type { WaitingCall } from '../text.js'
-import type { Agent, AgentOptions, AgentInput } from '../agent.js'
-import type { ReplyOptions } from '../replyRun.js'
+import type { AgentEvent, OutputEvent } from '../core/events.js'
+import type { LogStore } from '../core/log.js'
+import type { Msg } from '../core/messages.js'
+import type { WaitingCall } from '../agent/text.js'
+import type { Agent, AgentOptions, AgentInput } from '../agent/agent.js'
+import type { ReplyOptions } from '../agent/replyRun.js'
 import type { AgentState, ReplyStatus } from '../../reducers/state.js'
 import type { Command, RoutedRequest } from './commands.js'
 import type { ParentLink } from '../subagents/childLogs.js'

@@ -5,9 +5,9 @@
 // named in the parent's log (its TOOL_RESULT_START's `metadata.child_session_id`, kept on the
 // result block of the reply's message), never in a copy that could go stale.
 import type { AgentState } from '../../reducers/state.js'
-import { AgentError } from '../errors.js'
+import { AgentError } from '../core/errors.js'
 import { replyChildren, waitingInTree } from '../subagents/tree.js'
-import type { WaitingCall } from '../text.js'
+import type { WaitingCall } from '../agent/text.js'
 
 export { replyChildren }
 

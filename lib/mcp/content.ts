@@ -3,8 +3,8 @@
 // -> a data block with a URL source; `structuredContent` -> the JSON as text unless a text block
 // already carries it, and kept in the result's metadata; `isError: true` -> an `error` result.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import type { DataBlock, TextBlock } from '../messages.js'
-import type { ToolResultObject } from '../tools.js'
+import type { DataBlock, TextBlock } from '../core/messages.js'
+import type { ToolResultObject } from '../agent/tools.js'
 
 type Block = TextBlock | DataBlock
 type McpContent = CallToolResult['content'][number]

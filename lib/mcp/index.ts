@@ -2,7 +2,7 @@
 // already connected, as agentlog tools. Spawning a server over stdio is Node-only: `mcpTools` of
 // `agentlog/node` takes a command too. The SDK (@modelcontextprotocol/sdk 1.x) is an optional peer.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { Tool } from '../tools.js'
+import type { Tool } from '../agent/tools.js'
 import { sessionOf } from './session.js'
 import { toolsOfSession, type McpToolsOptions } from './tools.js'
 

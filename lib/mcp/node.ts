@@ -1,8 +1,8 @@
 // `mcpTools` of `agentlog/node`: everything `agentlog/mcp` connects to, plus a server spawned as a
 // child process over stdio (`{ command, args, env, cwd, stderr }`). The spawned server is
 // restarted by the next call after it crashes, and shut down by `agent.close()`.
-import { AgentError } from '../errors.js'
-import type { Tool } from '../tools.js'
+import { AgentError } from '../core/errors.js'
+import type { Tool } from '../agent/tools.js'
 import type { McpConnection } from './index.js'
 import { connectClient, importSdk, managedSession, sessionOf } from './session.js'
 import { toolsOfSession, type McpToolsOptions } from './tools.js'

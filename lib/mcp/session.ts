@@ -5,7 +5,7 @@
 // agents (a hub's sessions) keep working after one of them closes. A client the caller connected
 // is used as it is: never reconnected or closed here. `sessionOf` picks the kind for a connection.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { AgentError, describe } from '../errors.js'
+import { AgentError, describe } from '../core/errors.js'
 
 export interface McpSession {
   client(): Promise<Client>

@@ -4,8 +4,8 @@
 // AbortSignal to the SDK, which sends the server notifications/cancelled; the reply does not wait
 // for a server that ignores it. Every tool carries the session's `close()`, which the agent calls once.
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
-import { AgentError } from '../errors.js'
-import { defineTool, type Permission, type Tool } from '../tools.js'
+import { AgentError } from '../core/errors.js'
+import { defineTool, type Permission, type Tool } from '../agent/tools.js'
 import { toToolResult } from './content.js'
 import type { McpSession } from './session.js'
 

@@ -2,9 +2,9 @@
 // message_start / message_delta -> usage (totals so far), text / thinking / signature /
 // input_json deltas -> text, thinking, thinking_signature and tool_call chunks (with the tool_use
 // block's id and name), `error` events -> ModelError. Unknown events (ping, future ones) are skipped.
-import { AgentError, ModelError } from '../errors.js'
-import type { ErrorType } from '../messages.js'
-import type { ChatModel, ModelChunk } from '../model.js'
+import { AgentError, ModelError } from '../core/errors.js'
+import type { ErrorType } from '../core/messages.js'
+import type { ChatModel, ModelChunk } from './model.js'
 import { anthropicRequestBody, type AnthropicThinking } from './format-anthropic.js'
 import { checkBaseURL } from './credentials.js'
 import { env, parseEventData, streamChunks, type SSEDecoder } from './http.js'

@@ -2,8 +2,8 @@
 // the model is made (the password would end up in error messages and the log), and a redirect is
 // never followed to another origin, where `x-api-key` (which fetch does not strip, unlike
 // Authorization) and the whole conversation would go. Same-origin 307/308 redirects are followed.
-import { AgentError } from '../errors.js'
-import { ModelError } from '../errors.js'
+import { AgentError } from '../core/errors.js'
+import { ModelError } from '../core/errors.js'
 
 /** `baseURL` as given, once it is known to carry no credentials. */
 export const checkBaseURL = (factory: string, baseURL: string): string => {

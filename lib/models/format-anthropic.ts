@@ -2,8 +2,8 @@
 // calls as `tool_use` blocks answered by `tool_result` blocks at the head of the next user message,
 // consecutive same-role messages merged, signed thinking sent back, hints as user text, tool inputs
 // repaired to objects, images in user content and tool results. Pure functions.
-import type { Msg } from '../messages.js'
-import type { ModelRequest, ToolSpec } from '../model.js'
+import type { Msg } from '../core/messages.js'
+import type { ModelRequest, ToolSpec } from './model.js'
 import { dataPlaceholder, resultParts, toTurns, type Part } from './format-shared.js'
 import { repairToolInput } from './repair-json.js'
 

@@ -2,8 +2,8 @@
 // into assistant messages with `tool_calls`, one `tool` message per result and user messages for
 // hints; thinking is not sent back; tool inputs repaired to valid JSON; images only in user content.
 // Pure functions: the adapter posts what `openAIRequestBody` returns.
-import type { Msg } from '../messages.js'
-import type { ModelRequest, ToolSpec } from '../model.js'
+import type { Msg } from '../core/messages.js'
+import type { ModelRequest, ToolSpec } from './model.js'
 import { dataPlaceholder, partsText, resultParts, toTurns, type Part } from './format-shared.js'
 import { repairToolInput } from './repair-json.js'
 

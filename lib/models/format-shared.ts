@@ -2,7 +2,7 @@
 // reply (several ReAct rounds, each round's tool results after its calls); `toTurns` splits the
 // messages into assistant content, tool results and user content in order, with hint blocks as user
 // content placed after the results of the round they came in. Each formatter maps turns to its shape.
-import type { DataBlock, HintBlock, Msg, ThinkingBlock, ToolCallBlock, ToolResultBlock } from '../messages.js'
+import type { DataBlock, HintBlock, Msg, ThinkingBlock, ToolCallBlock, ToolResultBlock } from '../core/messages.js'
 
 export type Part = { type: 'text'; text: string } | { type: 'data'; source: DataBlock['source']; name?: string | null }
 export type TurnPart = Part | ThinkingBlock | ToolCallBlock

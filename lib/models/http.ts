@@ -5,12 +5,12 @@
 // and rejects with an AbortError), and the mapping of HTTP failures to ModelError types, with
 // credentials redacted from their messages. Redirects: see credentials.ts.
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
-import { abortError, sleep } from '../abort.js'
-import { ModelError } from '../errors.js'
-import { redactSecrets } from '../redact.js'
+import { abortError, sleep } from '../core/abort.js'
+import { ModelError } from '../core/errors.js'
+import { redactSecrets } from '../core/redact.js'
 import { fetchWithoutLeaks } from './credentials.js'
-import type { ErrorType } from '../messages.js'
-import type { ModelChunk } from '../model.js'
+import type { ErrorType } from '../core/messages.js'
+import type { ModelChunk } from './model.js'
 
 /** Turns one attempt's events into chunks; a fresh decoder is made for every attempt. */
 export interface SSEDecoder {

@@ -3,9 +3,9 @@
 // chunks: content -> text, reasoning_content -> thinking, tool-call fragments keyed by index ->
 // tool_call (id and name kept per index), images a model returns as `data:` URLs in `delta.images`
 // (OpenRouter and compatible servers) -> data, the usage chunk -> usage, `{error}` in the stream -> ModelError.
-import { AgentError, ModelError } from '../errors.js'
-import type { ErrorType } from '../messages.js'
-import type { ChatModel, ModelChunk } from '../model.js'
+import { AgentError, ModelError } from '../core/errors.js'
+import type { ErrorType } from '../core/messages.js'
+import type { ChatModel, ModelChunk } from './model.js'
 import { openAIRequestBody } from './format-openai.js'
 import { checkBaseURL } from './credentials.js'
 import { env, parseEventData, statusType, streamChunks, type SSEDecoder } from './http.js'

@@ -3,7 +3,7 @@
 // closed and a dangling key or partial value dropped, and what still is no object becomes `{}`.
 // The message keeps its raw text; only the request sees the repair. Input nested too deeply for
 // a request (refused by the planner) is sent as `{}`.
-import { jsonDepth, MAX_JSON_DEPTH } from '../jsonValue.js'
+import { jsonDepth, MAX_JSON_DEPTH } from '../core/jsonValue.js'
 
 export interface ToolInput {
   /** JSON text of `value`: the raw input itself when it was already a valid object. */

@@ -5,7 +5,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import { Kvm, type KV } from '@nats-io/kv'
-import { sleep } from '../abort.js'
+import { sleep } from '../core/abort.js'
 import { unavailable } from './errors.js'
 import type { Names } from './names.js'
 

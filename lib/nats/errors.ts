@@ -1,7 +1,7 @@
 // NATS's failures as agentlog's coded errors: a publish refused for its expected last subject
 // sequence (JetStream error 10071) is a stale or concurrent writer, LOG_CONFLICT; a server that
 // cannot be reached, a lost connection, a timeout or a refused request is LOG_UNAVAILABLE.
-import { AgentError } from '../errors.js'
+import { AgentError } from '../core/errors.js'
 
 interface NatsLikeError { code?: string | number; message?: string; api_error?: { err_code?: number }; name?: string }
 

@@ -6,9 +6,9 @@
 // session's last event with the last delivered now and then, and starts a new consumer from there
 // when nothing came although the log grew. Events are counted by seq: none is skipped or repeated.
 import { Observable } from 'rxjs'
-import { sleep } from '../abort.js'
-import { AgentError } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { sleep } from '../core/abort.js'
+import { AgentError } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 import type { Nats } from './connection.js'
 import { unavailable } from './errors.js'
 import { consume, damaged, lastPosition, loadInfo, locate, parseMessage, type Position } from './load.js'

@@ -8,7 +8,7 @@
 // it for a whole lease, has lost every session: `onLost` fails their logs, and it registers anew.
 // Fencing does not rest on clocks: the appends of a stale owner are refused by JetStream (writer.ts).
 // `abandoned` lists the leases of owners that are gone, for the store's `orphans` (the hub's sweeper).
-import { AgentError } from '../errors.js'
+import { AgentError } from '../core/errors.js'
 import type { Nats } from './connection.js'
 import type { Subscription } from '@nats-io/transport-node'
 import { isConflict, isNoResponders, unavailable } from './errors.js'

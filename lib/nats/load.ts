@@ -8,9 +8,9 @@
 import crypto from 'node:crypto'
 // (next_by_subj is accepted by the stream's message API since nats-server 2.9; the client types it for direct gets only.)
 import { DeliverPolicy, type MsgRequest, type StoredMsg } from '@nats-io/jetstream'
-import { sleep } from '../abort.js'
-import { AgentError } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { sleep } from '../core/abort.js'
+import { AgentError } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 import type { SessionInfo } from '../hub/types.js'
 import { notFound } from '../stores/sessions.js'
 import { parseStoredEvent } from '../stores/storedEvent.js'

@@ -2,7 +2,7 @@
 // requests, snapshots) and the subjects of one store, all under one prefix; and a session id as a
 // subject token or KV key (a session id may hold "." and "_", which are escaped: "_" → "__",
 // "." → "_d", so that distinct ids stay distinct and no id makes an extra subject token).
-import { AgentError, describe } from '../errors.js'
+import { AgentError, describe } from '../core/errors.js'
 
 const VALID_PREFIX = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/
 

@@ -9,9 +9,9 @@
 // an owner that finds a request a dead owner applied but never answered answers it from the log.
 // The caller deletes the key once it has read the answer; the bucket's TTL removes the rest.
 import type { Subscription } from '@nats-io/transport-node'
-import { sleep } from '../abort.js'
-import { AgentError, type AgentErrorCode } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { sleep } from '../core/abort.js'
+import { AgentError, type AgentErrorCode } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 import type { Command } from '../hub/commands.js'
 import type { SessionOwner, SessionRouting, SessionServer } from '../hub/types.js'
 import type { Nats } from './connection.js'

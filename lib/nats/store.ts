@@ -6,7 +6,7 @@
 // running sessions a dead owner left (for the hub's sweeper). With `replicas: 3`
 // on a three-node cluster, every acknowledged event survives the loss of a node.
 import type { NatsConnection } from '@nats-io/transport-node'
-import { AgentError, describe } from '../errors.js'
+import { AgentError, describe } from '../core/errors.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
 import { pgLog, type PgLog } from '../postgres/log.js'
 import type { CommitInfo } from '../postgres/writer.js'

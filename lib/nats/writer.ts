@@ -6,8 +6,8 @@
 // LOG_CONFLICT. An event is committed once JetStream acknowledged it (with `replicas: 3`, once a
 // majority of the cluster stored it). Snapshots are written to KV after a commit, when due.
 import { headers } from '@nats-io/transport-node'
-import { sleep } from '../abort.js'
-import { AgentError } from '../errors.js'
+import { sleep } from '../core/abort.js'
+import { AgentError } from '../core/errors.js'
 import type { Batch, CommitInfo, Writable } from '../postgres/writer.js'
 import type { Nats } from './connection.js'
 import { isConflict, unavailable } from './errors.js'

@@ -1,7 +1,7 @@
 // Trace contexts between the log and OpenTelemetry: the context an input event's recorded
 // `metadata.trace_context` continues, and the active span's context for the `traceContext` reply option.
 import { context, ROOT_CONTEXT, trace, createTraceState, type Context, type SpanContext } from '@opentelemetry/api'
-import type { AgentEvent } from '../events.js'
+import type { AgentEvent } from '../core/events.js'
 import { parseTraceparentParts, type TraceContext } from './traceparent.js'
 
 /** The remote span context a `traceparent` names, or null when it is not a valid version-00 value. */

@@ -7,9 +7,9 @@
 // depth, is attached as it is linked (and those already linked: revived from their logs), and
 // detached once its reply ends, so the tree is one trace and nothing is kept per finished child.
 import { metrics, trace, INVALID_SPAN_CONTEXT, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api'
-import type { Agent } from '../agent.js'
-import { AgentError } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import type { Agent } from '../agent/agent.js'
+import { AgentError } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 import type { Hub } from '../hub/types.js'
 import { childLinked$, childLinks } from '../subagents/links.js'
 import { agentMetrics } from './metrics.js'

@@ -1,7 +1,7 @@
 // How a tree of agents' logs link (issue 21), read without OpenTelemetry: the child's first
 // REPLY_START names its parent call (metadata.parent), the parent's TOOL_RESULT_START names the
 // child session (metadata.child_session_id). The CLI finds a session's descendants with these.
-import type { AgentEvent } from '../events.js'
+import type { AgentEvent } from '../core/events.js'
 
 /** The parent call a sub-agent's REPLY_START records, or null. */
 export const parentOf = (event: AgentEvent): { session_id: string; reply_id?: string; tool_call_id: string } | null => {

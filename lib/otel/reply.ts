@@ -4,7 +4,7 @@
 // the log's own timestamps. Closing events that no stop request explains are held until REPLY_END
 // says what they were: a model failure (error) or the close of a reply a crash cut (crash_recovery).
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type SpanContext } from '@opentelemetry/api'
-import type { AgentEvent, EventOf } from '../events.js'
+import type { AgentEvent, EventOf } from '../core/events.js'
 import { AGENTLOG, GEN_AI, usageAttributes, type InterruptSource, type UsageFields } from './attributes.js'
 import { childSessionOf } from './links.js'
 import type { TraceSettings } from './settings.js'

@@ -5,8 +5,8 @@
 // resources, exporter-trace-otlp-http).
 import { SpanKind } from '@opentelemetry/api'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
-import { AgentError, messageOf } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { AgentError, messageOf } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 import type { Hub } from '../hub/types.js'
 import { INSTRUMENTATION_SCOPE, instrument } from './instrument.js'
 import type { TraceOptions } from './settings.js'

@@ -3,7 +3,7 @@
 // the reply in progress only: memory does not grow with the log. Sub-agent links: a child's first
 // REPLY_START names its parent call (metadata.parent, issue 21) and hangs under that call's span.
 import { ROOT_CONTEXT, trace, type Context, type SpanContext } from '@opentelemetry/api'
-import type { AgentEvent } from '../events.js'
+import type { AgentEvent } from '../core/events.js'
 import { timeOf } from './attributes.js'
 import { recordedContext } from './context.js'
 import { parentOf } from './links.js'

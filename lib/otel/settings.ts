@@ -2,7 +2,7 @@
 // (traceLog has none; instrument() records the metrics from the same spans it ends).
 import type { Tracer } from '@opentelemetry/api'
 import type { InterruptSource, UsageFields } from './attributes.js'
-import type { ReplyFinishedReason } from '../messages.js'
+import type { ReplyFinishedReason } from '../core/messages.js'
 
 export interface TraceOptions {
   /** Record message texts, tool arguments and results on the spans (the conventions' opt-in; default false). Credentials are never recorded. */

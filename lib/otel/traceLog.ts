@@ -3,8 +3,8 @@
 // tree of agents (or a resolver of children) nest each sub-agent's replies under its parent's
 // execute_tool span, by the links the logs record (issue 21).
 import type { Tracer } from '@opentelemetry/api'
-import { AgentError } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { AgentError } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 import { childSessionOf, parentOf } from './links.js'
 import { SessionTrace, SubAgentLinks } from './session.js'
 import type { TraceOptions } from './settings.js'

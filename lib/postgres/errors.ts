@@ -1,7 +1,7 @@
 // PostgreSQL's failures as agentlog's coded errors: a stale or concurrent writer (23505 on the
 // events key) is LOG_CONFLICT; a server that cannot be reached, a lost connection, a refused
 // statement or a table changed behind the store's back is LOG_UNAVAILABLE, with what to do.
-import { AgentError } from '../errors.js'
+import { AgentError } from '../core/errors.js'
 
 interface PgLikeError { code?: string; message?: string; address?: string; port?: number }
 

@@ -4,7 +4,7 @@
 // delivered once, in order, whoever wrote it; a pointer is only a wake-up, the rows are the truth.
 import { Observable } from 'rxjs'
 import type { Pool } from 'pg'
-import type { AgentEvent } from '../events.js'
+import type { AgentEvent } from '../core/events.js'
 import type { Listener } from './listener.js'
 import { loadEvents, loadInfo } from './load.js'
 import type { Names } from './sql.js'

@@ -3,7 +3,7 @@
 // itself when the connection dies, so a crashed owner frees its sessions at once) and carries the
 // appends of those sessions, so a write can never outlive its lock. Losing it fails every owned log.
 import type { Pool, PoolClient } from 'pg'
-import { AgentError } from '../errors.js'
+import { AgentError } from '../core/errors.js'
 import { isConnectionLoss, unavailable } from './errors.js'
 import { leaseKey } from './sql.js'
 

@@ -4,8 +4,8 @@
 // to follow the one before it (no gap, no duplicate).
 import crypto from 'node:crypto'
 import type { Pool, PoolClient } from 'pg'
-import { AgentError } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { AgentError } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 import { parseStoredEvent } from '../stores/storedEvent.js'
 import type { SessionInfo } from '../hub/types.js'
 import { notFound, titleOf } from '../stores/sessions.js'

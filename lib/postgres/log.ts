@@ -4,11 +4,11 @@
 // every appended event is committed. A failed commit fails the log: appends throw, flush rejects,
 // `onFailure` listeners hear it once. Snapshots are written at sync points every `every` events.
 import { Observable, Subject } from 'rxjs'
-import { SYNC_POINTS } from '../commitGate.js'
-import { AgentError, describe } from '../errors.js'
-import type { AgentEvent } from '../events.js'
-import { checkEvent } from '../fileLog/check.js'
-import type { LogStore } from '../log.js'
+import { SYNC_POINTS } from '../core/commitGate.js'
+import { AgentError, describe } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
+import { checkEvent } from '../stores/file/check.js'
+import type { LogStore } from '../core/log.js'
 import { statusAfter } from '../stores/sessions.js'
 import { replay } from '../../reducers/root.js'
 import { snapshotText } from '../../reducers/snapshot.js'

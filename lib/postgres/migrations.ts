@@ -3,7 +3,7 @@
 // missing version in order, the others then find it applied. A database whose schema is newer than
 // this agentlog knows is refused (LOG_VERSION) rather than written.
 import type { Pool } from 'pg'
-import { AgentError } from '../errors.js'
+import { AgentError } from '../core/errors.js'
 import { unavailable } from './errors.js'
 import { names, type Names } from './sql.js'
 

@@ -9,8 +9,8 @@
 // committed event when it was made, so an owner that finds a row a dead owner applied but never
 // answered answers it with the events already in the log instead of applying it again.
 import type { Pool } from 'pg'
-import { AgentError, type AgentErrorCode } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { AgentError, type AgentErrorCode } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
 import type { Command } from '../hub/commands.js'
 import type { SessionOwner, SessionRouting, SessionServer } from '../hub/types.js'
 import type { Listener } from './listener.js'

@@ -2,7 +2,7 @@
 // under PostgreSQL's 63-byte identifier limit), and the advisory-lock key of a session's lease. One
 // place for them, so the store, the migrations and the CLI agree.
 import crypto from 'node:crypto'
-import { AgentError, describe } from '../errors.js'
+import { AgentError, describe } from '../core/errors.js'
 
 const VALID_SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/
 

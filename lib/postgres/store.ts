@@ -4,7 +4,7 @@
 // routing.ts). `migrate()` creates or upgrades the tables. Pass the application's `pg.Pool`, or a
 // connection string (the store then makes a pool and ends it on close).
 import pg, { type Pool } from 'pg'
-import { AgentError, describe } from '../errors.js'
+import { AgentError, describe } from '../core/errors.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
 import { checkMetadata, checkPage, checkSessionId, pageOf, sessionBusy, sessionExists } from '../stores/sessions.js'
 import { replay } from '../../reducers/root.js'

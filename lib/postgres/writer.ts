@@ -3,7 +3,7 @@
 // the next. The same statement moves each session's last_seq and status (whose trigger NOTIFYs the
 // followers). A conflict on (session_id, seq) fails only the sessions that caused it; a refused
 // statement fails the sessions in it; a lost connection fails them all (see lease.ts).
-import { AgentError } from '../errors.js'
+import { AgentError } from '../core/errors.js'
 import { isConflict, unavailable } from './errors.js'
 import type { Lease } from './lease.js'
 import type { Names } from './sql.js'

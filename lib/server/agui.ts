@@ -4,9 +4,9 @@
 // the reply's events are mapped (agui/toAgUi.ts).
 // The connection closing is the Stop button: the reply is interrupted through the hub (the whole tree
 // of sub-agents with it). A sub-agent's confirmations are the run's interrupts (agui/tree.ts).
-import { AgentError } from '../errors.js'
+import { AgentError } from '../core/errors.js'
 import type { Hub, SessionHandle } from '../hub/types.js'
-import type { CallerToolSpec } from '../tools.js'
+import type { CallerToolSpec } from '../agent/tools.js'
 import { parseRunInput, planRun } from './agui/fromAgUi.js'
 import { descendantsOf } from './agui/tree.js'
 import { createAgUiRun, type AgUiRun } from './agui/toAgUi.js'
@@ -15,7 +15,7 @@ import { publicError, readJson } from './http.js'
 import { checkInputSize, type counter, type ServerLimits } from './limits.js'
 import { SSE_HEADERS, sseStream, type SseSink } from './sse.js'
 import { traceOptions } from './trace.js'
-import type { ReplyOptions } from '../replyRun.js'
+import type { ReplyOptions } from '../agent/replyRun.js'
 import type { AgentState } from '../../reducers/state.js'
 
 export interface AgUiContext {

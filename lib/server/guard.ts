@@ -3,7 +3,7 @@
 // loopback name or a listed host (a page on another name that rebinds it to 127.0.0.1 is refused).
 // A request whose Origin is neither the server's own nor a listed one is refused before it runs (a
 // "simple" cross-origin POST needs no preflight); with no origins listed no CORS header is sent.
-import { AgentError } from '../errors.js'
+import { AgentError } from '../core/errors.js'
 
 /** Compares two strings in time that depends only on their lengths, not on where they differ. */
 export const safeEqual = (a: string, b: string): boolean => {

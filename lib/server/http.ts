@@ -2,8 +2,8 @@
 // that fits it and without the server's internals (file paths, addresses), and reading a JSON body
 // (application/json only) within a byte limit and a nesting depth. Web-standard Request/Response
 // only, so the handler mounts in Node, Hono, Next.js or a worker.
-import { AgentError, type AgentErrorCode } from '../errors.js'
-import { jsonDepth, MAX_JSON_DEPTH } from '../jsonValue.js'
+import { AgentError, type AgentErrorCode } from '../core/errors.js'
+import { jsonDepth, MAX_JSON_DEPTH } from '../core/jsonValue.js'
 
 const STATUS: Partial<Record<AgentErrorCode, number>> = {
   UNAUTHORIZED: 401, FORBIDDEN: 403, UNSUPPORTED_MEDIA_TYPE: 415, NOT_FOUND: 404, NO_ROUTE: 404, TOO_LARGE: 413, LIMIT_REACHED: 429,

@@ -3,7 +3,7 @@
 // Host, the Origin, the token and CORS before anything runs, routes to the native API or the AG-UI
 // endpoint, and turns every refusal into JSON `{ code, message }` with its status (internals go to
 // the server's own log, not to the client). It holds no agent logic: the hub does the work.
-import { AgentError, messageOf } from '../errors.js'
+import { AgentError, messageOf } from '../core/errors.js'
 import type { Hub } from '../hub/types.js'
 import { runAgUi } from './agui.js'
 import { checkHost, checkOrigin, checkToken, corsHeaders, preflight } from './guard.js'

@@ -1,7 +1,7 @@
 // The server's limits, their defaults, and the counters that enforce the per-session and
 // per-process ones with a coded refusal (LIMIT_REACHED, TOO_LARGE). Counters hold an entry only
 // while a session has open streams, so memory does not grow with the sessions served.
-import { AgentError } from '../errors.js'
+import { AgentError } from '../core/errors.js'
 
 export interface ServerLimits {
   /** Largest request body, in bytes (default 1 MiB). */

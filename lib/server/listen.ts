@@ -5,7 +5,7 @@
 // body the handler did not read closes its connection after the answer.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { Readable, type Duplex } from 'node:stream'
-import { AgentError } from '../errors.js'
+import { AgentError } from '../core/errors.js'
 import type { FetchHandler } from './index.js'
 
 export interface ListenOptions {

@@ -1,13 +1,13 @@
 // The native API: sessions, replies and events as JSON and SSE, each route a thin call on the hub.
 // An SSE `id` is always the event's own seq and names only a durable event: /events follows the
 // store (what it holds is durable), and a reply stream puts `id:` only on the events a log that
-// commits after append has committed when they arrive (REPLY_END and pauses; see lib/commitGate.ts),
+// commits after append has committed when they arrive (REPLY_END and pauses; see lib/core/commitGate.ts),
 // so a client resuming from its Last-Event-ID never skips an event. A client that leaves a reply
 // does not stop it (it is drained in the background) and comes back on /events from the last id.
 // Events streams send history then live events from one follow(): no gap, no duplicate.
-import { SYNC_POINTS } from '../commitGate.js'
-import { AgentError } from '../errors.js'
-import type { AgentEvent, OutputEvent } from '../events.js'
+import { SYNC_POINTS } from '../core/commitGate.js'
+import { AgentError } from '../core/errors.js'
+import type { AgentEvent, OutputEvent } from '../core/events.js'
 import type { Hub, SessionHandle } from '../hub/types.js'
 import { json, publicError, readJson } from './http.js'
 import { checkInputSize, type counter, type ServerLimits } from './limits.js'

@@ -3,7 +3,7 @@
 // external: the approval form checks edited arguments against it) and POST /sessions/:id/fork
 // { seq } (a new session going on from the state after event `seq`, made by timeTravel's fork, with
 // its sub-agent sessions forked as they were then: lib/hub/forkTree.ts).
-import { AgentError, describe } from '../errors.js'
+import { AgentError, describe } from '../core/errors.js'
 import type { HubOptions, SessionStore } from '../hub/types.js'
 import { forkTree } from '../hub/forkTree.js'
 import { json, readJson } from './http.js'

@@ -1,4 +1,4 @@
-// directoryStore(dir): one JSONL file log per session (lib/fileLog.ts), the embedded default (Node
+// directoryStore(dir): one JSONL file log per session (lib/stores/file/index.ts), the embedded default (Node
 // only, from `agentlog/node`). `ID.jsonl` is the log, `ID.session.json` the session's creation time
 // and metadata, `ID.jsonl.summary` what listing needs (summary.ts: listing reads no whole log); the
 // file log's lock makes one writer per session (SESSION_BUSY for another). Appends by this
@@ -8,13 +8,13 @@ import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { Observable, Subject } from 'rxjs'
-import { AgentError, describe } from '../errors.js'
-import type { AgentEvent } from '../events.js'
-import { fileLog, type FileLogOptions } from '../fileLog.js'
-import { realLogPath } from '../fileLog/identity.js'
-import { acquireLock, isStaleLock, type Lock } from '../fileLog/lock.js'
-import { readLogFile } from '../fileLog/read.js'
-import type { LogStore } from '../log.js'
+import { AgentError, describe } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
+import { fileLog, type FileLogOptions } from './file/index.js'
+import { realLogPath } from './file/identity.js'
+import { acquireLock, isStaleLock, type Lock } from './file/lock.js'
+import { readLogFile } from './file/read.js'
+import type { LogStore } from '../core/log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
 import { checkMetadata, checkPage, checkSessionId, damagedInfo, EPOCH, notFound, pageFrom, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
 import { saveSummary, saveSummarySync, summarize, summaryPath, type Summary } from './summary.js'

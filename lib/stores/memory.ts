@@ -2,9 +2,9 @@
 // and its info; `open` lends the list to one writer at a time (SESSION_BUSY for a second one) as a
 // LogStore whose appends also reach the session's followers. Nothing survives the process.
 import { Observable, Subject } from 'rxjs'
-import { AgentError } from '../errors.js'
-import type { AgentEvent } from '../events.js'
-import type { LogStore } from '../log.js'
+import { AgentError } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
+import type { LogStore } from '../core/log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
 import type { ReplyStatus } from '../../reducers/state.js'
 import { checkMetadata, checkPage, checkSessionId, notFound, pageFrom, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'

@@ -2,9 +2,9 @@
 // store makes file names of them), the status a session's events leave it in (kept per append, so
 // listing never folds a log), the title a session's first user message gives it, and paging
 // newest first (by start time, then id) with an opaque cursor.
-import { AgentError, describe, messageOf } from '../errors.js'
+import { AgentError, describe, messageOf } from '../core/errors.js'
 import type { ReplyStatus } from '../../reducers/state.js'
-import type { AgentEvent } from '../events.js'
+import type { AgentEvent } from '../core/events.js'
 import type { Page, SessionInfo } from '../hub/types.js'
 
 const VALID_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/

@@ -1,8 +1,8 @@
 // One stored event read back by a database store (PostgreSQL rows, NATS messages): its JSON parsed and
 // checked like an input, and its seq stamp, when it has one, equal to the position it is stored at.
 // `fail(why)` makes the store's own INVALID_LOG error, which names where the events are kept.
-import type { AgentEvent } from '../events.js'
-import { checkEvent } from '../fileLog/check.js'
+import type { AgentEvent } from '../core/events.js'
+import { checkEvent } from './file/check.js'
 
 export const parseStoredEvent = (body: string, at: number, fail: (why: string) => Error): AgentEvent => {
   let value: unknown

@@ -7,9 +7,9 @@
 // listing many sessions never holds the event loop for long. Node only (directoryStore).
 import fs from 'node:fs'
 import fsp from 'node:fs/promises'
-import { AgentError } from '../errors.js'
-import type { AgentEvent } from '../events.js'
-import { MARKER } from '../fileLog/read.js'
+import { AgentError } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
+import { MARKER } from './file/read.js'
 import type { ReplyStatus } from '../../reducers/state.js'
 import { statusAfter, titleOf } from './sessions.js'
 

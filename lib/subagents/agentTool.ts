@@ -6,10 +6,10 @@
 // (an approval, an external result) parks the call: the call waits as a `submitted` one, and the
 // child's end answers it (see parkedCall.ts).
 import { z } from 'zod'
-import { Agent, createAgent, type AgentOptions } from '../agent.js'
-import { AgentError } from '../errors.js'
-import type { ReplyEndEvent } from '../events.js'
-import { defineTool, type Permission, type Tool, type ToolContext, type ToolOutput, type ToolResultObject } from '../tools.js'
+import { Agent, createAgent, type AgentOptions } from '../agent/agent.js'
+import { AgentError } from '../core/errors.js'
+import type { ReplyEndEvent } from '../core/events.js'
+import { defineTool, type Permission, type Tool, type ToolContext, type ToolOutput, type ToolResultObject } from '../agent/tools.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
 import { structuredOutputOf } from '../../reducers/structuredOutput.js'
 import { depthOf, linkChild } from './links.js'
@@ -19,8 +19,8 @@ import { childOutput$, DEFAULT_TEXT_INTERVAL_MS } from './childText.js'
 import { registerReviver } from './revive.js'
 import { openReply } from './childLogs.js'
 import { Observable, type Subscription } from 'rxjs'
-import type { LogStore } from '../log.js'
-import type { AgentEvent } from '../events.js'
+import type { LogStore } from '../core/log.js'
+import type { AgentEvent } from '../core/events.js'
 
 /** What a sub-agent is made of: an agent's options, without the log and the session, which the tree gives it. */
 export type SubagentOptions = Omit<AgentOptions, 'log' | 'session_id' | 'output'>

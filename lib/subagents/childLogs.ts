@@ -3,8 +3,8 @@
 // the root: the hub gives the root agent a `SubagentLogs` (AgentOptions.subagentLogs) and every
 // agent of the tree passes it on. `openSubagentSessions` reads, from a log alone, which sub-agent
 // sessions a restored reply will reopen, so a hub can open their logs before the agent is made.
-import type { AgentEvent } from '../events.js'
-import type { LogStore } from '../log.js'
+import type { AgentEvent } from '../core/events.js'
+import type { LogStore } from '../core/log.js'
 
 /** The call a sub-agent runs, as its first REPLY_START records it (`metadata.parent`). */
 export interface ParentLink {

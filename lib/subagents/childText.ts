@@ -9,9 +9,9 @@
 // called by the agent's cancel), so the interrupted call holds every word the child produced (and
 // the result of a child that ended just before).
 import { Observable } from 'rxjs'
-import type { AgentEvent, ReplyEndEvent } from '../events.js'
-import { afterThisTask } from '../store.js'
-import type { ToolResultObject } from '../tools.js'
+import type { AgentEvent, ReplyEndEvent } from '../core/events.js'
+import { afterThisTask } from '../core/store.js'
+import type { ToolResultObject } from '../agent/tools.js'
 
 /** The flushes of the sub-agent calls running in each parent (keyed weakly, like the tree's links). */
 const flushes = new WeakMap<object, Set<() => void>>()

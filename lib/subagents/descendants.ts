@@ -2,7 +2,7 @@
 // with the session it belongs to (`metadata.session_id`); children started later join the stream.
 // Only agents whose reply has not ended are followed (a finished child has nothing more to say).
 import { Observable, Subscription } from 'rxjs'
-import type { AgentEvent } from '../events.js'
+import type { AgentEvent } from '../core/events.js'
 import { childLinked$, childLinks, type ChildLink, type TreeMember } from './links.js'
 
 export const descendantEvents$ = (root: TreeMember): Observable<AgentEvent> =>

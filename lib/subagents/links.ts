@@ -4,7 +4,7 @@
 // only keeps the agent objects reachable from their parent (`agent.children()`), outside the
 // agents' state. Keyed weakly by the parent, so a tree no one holds is collected whole.
 import { Subject, type Observable } from 'rxjs'
-import type { AgentEvent } from '../events.js'
+import type { AgentEvent } from '../core/events.js'
 import type { AgentState } from '../../reducers/state.js'
 
 /** What the tree needs of an agent (an `Agent`; structural, so this module imports no agent). */

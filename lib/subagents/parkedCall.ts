@@ -5,10 +5,10 @@
 // interrupted (USER_INTERRUPT, a cancel) or the call is answered some other way, the child is
 // interrupted first, synchronously, so its log ends before the parent's.
 import { filter, Subscription, take } from 'rxjs'
-import type { Agent } from '../agent.js'
-import type { ReplyEndEvent } from '../events.js'
-import { submitResultEvent } from '../inputs.js'
-import type { ToolResultObject } from '../tools.js'
+import type { Agent } from '../agent/agent.js'
+import type { ReplyEndEvent } from '../core/events.js'
+import { submitResultEvent } from '../agent/inputs.js'
+import type { ToolResultObject } from '../agent/tools.js'
 
 export interface ParkedCall {
   reply_id: string

@@ -3,8 +3,8 @@
 // `metadata.child_session_id`); the agent tool that ran it reopens the child from its log (the
 // tool's `log` option), links it and watches its parked call again, so answering, stopping or
 // interrupting the tree works as before the restart. Nothing here is state: the logs say it all.
-import type { AgentEvent } from '../events.js'
-import type { Tool } from '../tools.js'
+import type { AgentEvent } from '../core/events.js'
+import type { Tool } from '../agent/tools.js'
 import { findToolCall } from '../../reducers/blocks.js'
 import { childOfCall, type TreeMember } from './links.js'
 

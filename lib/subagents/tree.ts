@@ -1,9 +1,9 @@
 // Reading a tree of agents in one process, from each agent's own state: the calls the tree waits
 // for (a paused sub-agent call stands for the calls its child waits for), which agent owns a call
 // or a reply, whether anything in the tree still runs, and its usage summed.
-import { AgentError } from '../errors.js'
-import { UsageSchema, zeroUsage, type Msg, type Usage } from '../messages.js'
-import type { WaitingCall } from '../text.js'
+import { AgentError } from '../core/errors.js'
+import { UsageSchema, zeroUsage, type Msg, type Usage } from '../core/messages.js'
+import type { WaitingCall } from '../agent/text.js'
 import type { AgentState } from '../../reducers/state.js'
 import { childLinks, type TreeMember } from './links.js'
 

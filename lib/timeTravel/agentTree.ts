@@ -6,10 +6,10 @@
 // agent restored from its logs, it reopens the sub-agents of its reply in progress (its
 // `children()`) before it closes its own cut reply; every forked sub-agent's log is reachable with
 // `forked.subagentLogs.reopen(child_session_id)`, by the ids its log's calls name.
-import type { Agent } from '../agent.js'
-import { createAgent } from '../agent.js'
-import { systemClock } from '../clock.js'
-import { memoryLog, type LogStore } from '../log.js'
+import type { Agent } from '../agent/agent.js'
+import { createAgent } from '../agent/agent.js'
+import { systemClock } from '../core/clock.js'
+import { memoryLog, type LogStore } from '../core/log.js'
 import type { SubagentLogs } from '../subagents/childLogs.js'
 import { findSession } from '../subagents/tree.js'
 import { closeCut, forkTarget, writeFork, type ForkOptions } from './forkLog.js'

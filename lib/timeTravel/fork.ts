@@ -2,8 +2,8 @@
 // new session: its log holds events 1..seq and a CUSTOM `agentlog.fork` marker; a reply cut while
 // running is closed by the agent exactly as on restore. The source is only read. An agent given as
 // the source is forked with its sub-agents (agentTree.ts).
-import { Agent, createAgent } from '../agent.js'
-import { systemClock } from '../clock.js'
+import { Agent, createAgent } from '../agent/agent.js'
+import { systemClock } from '../core/clock.js'
 import { forkAgentTree } from './agentTree.js'
 import { forkTarget, writeFork, type ForkOptions } from './forkLog.js'
 import { checkSeq, isStore, type LogSource } from './stateAt.js'

@@ -3,11 +3,11 @@
 // the agent made on it (as on restore), or here (closeCut) for a sub-agent's log made without one.
 import { closeReply } from '../../reducers/interrupt.js'
 import { replay } from '../../reducers/root.js'
-import type { AgentOptions } from '../agent.js'
-import { createEvent, type Clock } from '../clock.js'
-import { AgentError } from '../errors.js'
-import type { AgentEvent } from '../events.js'
-import { memoryLog, type LogStore } from '../log.js'
+import type { AgentOptions } from '../agent/agent.js'
+import { createEvent, type Clock } from '../core/clock.js'
+import { AgentError } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
+import { memoryLog, type LogStore } from '../core/log.js'
 
 export interface ForkOptions extends Omit<AgentOptions, 'log'> {
   /** Where the fork's events go; it must be empty (default: a new memory log). */

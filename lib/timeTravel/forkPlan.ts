@@ -3,15 +3,15 @@
 // kept as it was at that point, recursively: the events of its log made before the root's event
 // seq + 1 (all of them when the root is forked at its last event). "Made before" is exact: the
 // events of a tree are made by the process that owns its root, with one clock whose ids count up
-// (idOrder in lib/clock.ts), at no cost per event; events whose ids one clock did not make (a
+// (idOrder in lib/core/clock.ts), at no cost per event; events whose ids one clock did not make (a
 // failover between processes, custom clocks) are ordered by their times, strictly earlier. Every
 // session kept gets a new id and the links are rewritten to the new ids (the calls'
 // `metadata.child_session_id`, the sub-agents' REPLY_START `metadata.parent`). A call whose
 // sub-agent had made no event by then (or whose log is not found) names a new id with no fork, so
 // no link of the fork points into the original tree. The planner yields each session id it needs
 // and is resumed with that session's log (or null): planSync and planAsync drive it over a reader.
-import { idOrder } from '../clock.js'
-import type { AgentEvent } from '../events.js'
+import { idOrder } from '../core/clock.js'
+import type { AgentEvent } from '../core/events.js'
 import { isParentLink, startedSubagent, type ParentLink } from '../subagents/childLogs.js'
 
 /** A session of the tree and its fork. */

@@ -3,9 +3,9 @@
 // at or before seq.
 import { replay } from '../../reducers/root.js'
 import type { AgentState } from '../../reducers/state.js'
-import { AgentError, describe } from '../errors.js'
-import type { AgentEvent } from '../events.js'
-import type { LogStore } from '../log.js'
+import { AgentError, describe } from '../core/errors.js'
+import type { AgentEvent } from '../core/events.js'
+import type { LogStore } from '../core/log.js'
 
 export type LogSource = LogStore | readonly AgentEvent[]
 

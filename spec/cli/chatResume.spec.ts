@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert'
 import { z } from 'zod'
 import { callTool, checkLog, createAgent, defineTool, replay, scriptedModel } from '../../lib/index.js'
 import { fileLog } from '../../lib/node.js'
-import { readLogFile } from '../../lib/fileLog/read.js'
+import { readLogFile } from '../../lib/stores/file/read.js'
 import { tempDir } from '../log/helpers/files.js'
 import { chatPiped, killChats } from './helpers/chat.js'
 

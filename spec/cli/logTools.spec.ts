@@ -11,7 +11,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createAgent, memoryLog, scriptedModel, say, type AgentEvent, type ModelChunk } from '../../lib/index.js'
 import { main } from '../../lib/cli/main.js'
-import { MARKER } from '../../lib/fileLog/read.js'
+import { MARKER } from '../../lib/stores/file/read.js'
 import { tempDir } from '../log/helpers/files.js'
 
 const test = suite('cli/logTools')

@@ -8,7 +8,7 @@ import {
   AgentError, callTool, checkLog, protocolProblems, replay, say, usage, UserMsg,
   type AgentEvent, type ChatModel, type ModelRequest, type Msg,
 } from '../../lib/index.js'
-import { sleep } from '../../lib/abort.js'
+import { sleep } from '../../lib/core/abort.js'
 import { timeline } from '../../lib/cli/timeline.js'
 import { checkInvariants, makeAgent, probe, slowTool, types } from '../helpers/fixtures.js'
 

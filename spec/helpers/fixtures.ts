@@ -7,7 +7,7 @@ import {
   callTool, counterClock, createAgent, defineTool, replay, say, scriptedModel, usage,
   type Agent, type AgentEvent, type ScriptedModelOptions, type OutputEvent, type ScriptedTurn, type Tool, type ToolCallBlock,
 } from '../../lib/index.js'
-import { sleep } from '../../lib/abort.js'
+import { sleep } from '../../lib/core/abort.js'
 
 export interface ToolProbe {
   started: { id: string; at: number }[]

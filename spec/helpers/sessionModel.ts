@@ -6,7 +6,7 @@
 // waits N ms, "stream N" streams N deltas 5 ms apart, "fail" fails the call; after a tool result it
 // answers "done"; anything else is answered "ok: TEXT".
 import { z } from 'zod'
-import { sleep } from '../../lib/abort.js'
+import { sleep } from '../../lib/core/abort.js'
 import { agentTool, defineTool, ModelError, type ChatModel, type Clock, type ModelChunk, type Msg, type Tool } from '../../lib/index.js'
 
 const lastText = (msg: Msg | undefined): string =>

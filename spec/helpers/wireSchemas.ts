@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs'
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import * as formats from 'ajv-formats'
 import { z } from 'zod'
-import { AgentEventSchema } from '../../lib/events.js'
-import { MsgSchema } from '../../lib/messages.js'
+import { AgentEventSchema } from '../../lib/core/events.js'
+import { MsgSchema } from '../../lib/core/messages.js'
 
 export type JsonSchema = { [key: string]: any }
 

@@ -6,7 +6,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
-import { sleep } from '../../lib/abort.js'
+import { sleep } from '../../lib/core/abort.js'
 import { agentTool, callTool, checkLog, createHub, defineTool, forkTree, memoryStore, replay, say, scriptedModel, sessionTree, type AgentEvent, type SessionTree } from '../../lib/index.js'
 import { probe } from '../helpers/fixtures.js'
 import { askingTool } from '../helpers/hitl.js'

@@ -3,7 +3,7 @@
 // which of two ids one system clock made first, and nothing for ids of different clocks.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { counterClock, createSystemClock, idOrder } from '../../lib/clock.js'
+import { counterClock, createSystemClock, idOrder } from '../../lib/core/clock.js'
 import { checkSessionId } from '../../lib/stores/sessions.js'
 
 const test = suite('lib/clock')

@@ -5,8 +5,8 @@ import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { AgentEventSchema, memoryLog, type AgentEvent } from '../../lib/index.js'
-import { checkEvent, knownTypes } from '../../lib/fileLog/check.js'
-import { checkLog } from '../../lib/logCheck.js'
+import { checkEvent, knownTypes } from '../../lib/stores/file/check.js'
+import { checkLog } from '../../lib/core/logCheck.js'
 import { runEveryEnding } from './helpers/agents.js'
 
 const test = suite('log/check')

@@ -3,8 +3,8 @@
 // result. Every step is a separate child process on the same file log.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { readLogFile } from '../../lib/fileLog/read.js'
-import { checkLog } from '../../lib/logCheck.js'
+import { readLogFile } from '../../lib/stores/file/read.js'
+import { checkLog } from '../../lib/core/logCheck.js'
 import { runChild } from './helpers/child.js'
 import { tempLog } from './helpers/files.js'
 

@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { AgentError, createEvent, counterClock } from '../../lib/index.js'
-import { fileLog, type Durability } from '../../lib/fileLog.js'
+import { fileLog, type Durability } from '../../lib/stores/file/index.js'
 import { echoAgent } from './helpers/agents.js'
 import { lines, tempLog } from './helpers/files.js'
 

@@ -8,7 +8,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { AgentError, callTool, outputText, say, UserMsg, type Tool, type ToolResultBlock } from '../../lib/index.js'
 import { mcpTools, parseCommandLine } from '../../lib/node.js'
-import { sleep } from '../../lib/abort.js'
+import { sleep } from '../../lib/core/abort.js'
 import { checkInvariants, makeAgent } from '../helpers/fixtures.js'
 import { isAlive } from '../helpers/expect.js'
 

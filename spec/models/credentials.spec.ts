@@ -6,7 +6,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { AgentError, createAgent, ModelError, UserMsg } from '../../lib/index.js'
-import type { ChatModel } from '../../lib/model.js'
+import type { ChatModel } from '../../lib/models/model.js'
 import { anthropicDecoder, anthropicModel } from '../../lib/models/anthropic.js'
 import { openAIChatModel } from '../../lib/models/openai.js'
 import { simpleRequest } from './helpers/msgs.js'

@@ -8,7 +8,7 @@ import { connect } from '@nats-io/transport-node'
 import { jetstreamManager } from '@nats-io/jetstream'
 import type { AgentEvent } from '../../lib/index.js'
 import { natsStore, type NatsStore } from '../../lib/nats.js'
-import { checkLog } from '../../lib/logCheck.js'
+import { checkLog } from '../../lib/core/logCheck.js'
 import { startHubChild, type HubChild } from '../postgres/helpers/children.js'
 import { startCluster, natsServerInstalled, type Cluster } from './helpers/cluster.js'
 

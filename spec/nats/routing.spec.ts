@@ -9,7 +9,7 @@ import { connect } from '@nats-io/transport-node'
 import { Kvm } from '@nats-io/kv'
 import { AgentError, createHub, type AgentEvent, type Hub, type OutputEvent } from '../../lib/index.js'
 import type { NatsStore } from '../../lib/nats.js'
-import { checkLog } from '../../lib/logCheck.js'
+import { checkLog } from '../../lib/core/logCheck.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
 import { dropNames, freshStore, NATS_URL, natsAvailable, newName } from './helpers/server.js'
 

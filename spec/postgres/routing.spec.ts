@@ -7,7 +7,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { AgentError, callTool, createHub, say, scriptedModel, type AgentEvent, type Hub, type OutputEvent } from '../../lib/index.js'
 import type { PostgresStore } from '../../lib/postgres.js'
-import { checkLog } from '../../lib/logCheck.js'
+import { checkLog } from '../../lib/core/logCheck.js'
 import { sessionAgent } from '../helpers/sessionModel.js'
 import { admin, dropSchemas, freshStore, newSchema, postgresAvailable } from './helpers/db.js'
 

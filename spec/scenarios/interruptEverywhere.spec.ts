@@ -4,7 +4,7 @@
 // invariants hold, no tool started after the cancel, and a next reply completes.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { sleep } from '../../lib/abort.js'
+import { sleep } from '../../lib/core/abort.js'
 import { UserMsg, type Agent, type OutputEvent } from '../../lib/index.js'
 import { checkInvariants, collect, makeAgent, probe, slowTool, twoToolScript, type ToolProbe } from '../helpers/fixtures.js'
 

@@ -4,7 +4,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { callTool, outputText, INTERRUPTION_REMINDER, say, think, usage, UserMsg, type ToolResultBlock } from '../../lib/index.js'
-import { sleep } from '../../lib/abort.js'
+import { sleep } from '../../lib/core/abort.js'
 import { checkInvariants, collect, makeAgent, probe, slowTool, twoToolScript, types } from '../helpers/fixtures.js'
 
 const test = suite('scenarios/react')

@@ -5,7 +5,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { z } from 'zod'
 import { agentTool, callTool, defineTool, say, scriptedModel } from '../../lib/index.js'
-import type { WaitingCall } from '../../lib/text.js'
+import type { WaitingCall } from '../../lib/agent/text.js'
 import { newSession, post, readAll, startServer, untilIdle } from './helpers.js'
 
 const test = suite('server/subagents')

@@ -3,7 +3,7 @@
 // text lost to that batching when a Stop lands between the child's deltas and the chunk.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { sleep } from '../../lib/abort.js'
+import { sleep } from '../../lib/core/abort.js'
 import {
   agentTool, callTool, counterClock, createAgent, INTERRUPTION_REMINDER, outputText, say, scriptedModel, subagentStoppedReminder,
   type Agent, type ChatModel, type OutputEvent,

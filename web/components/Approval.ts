@@ -4,7 +4,7 @@
 // (the tool's suggested rules, or this tool with any input) along with the approval.
 import { useContext, useState } from 'preact/hooks'
 import { z } from 'zod'
-import type { PermissionRule, ToolCallBlock } from '../../lib/messages.js'
+import type { PermissionRule, ToolCallBlock } from '../../lib/core/messages.js'
 import { html } from '../html.js'
 import { prettyArgs } from '../present.js'
 import { Session } from './context.js'

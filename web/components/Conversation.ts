@@ -2,7 +2,7 @@
 // streams only the reply in progress changes: the context keeps its identity, so its list is
 // skipped as a whole, and each message is memoised on its own object too.
 import { memo } from 'preact/compat'
-import type { Msg } from '../../lib/messages.js'
+import type { Msg } from '../../lib/core/messages.js'
 import type { AgentState } from '../../reducers/state.js'
 import { html } from '../html.js'
 import { Message } from './Message.js'

@@ -1,7 +1,7 @@
 // A data block: an image shown inline (base64, or a URL the page may load: web/urls.ts), a URL
 // offered as a link only when it is http(s) or mailto, and base64 data of another kind offered as
 // a download made on click (no data: link in the page). Anything else is shown as text.
-import type { DataBlock } from '../../lib/messages.js'
+import type { DataBlock } from '../../lib/core/messages.js'
 import { html } from '../html.js'
 import { imageSrc, linkHref, remoteImagesAllowed } from '../urls.js'
 

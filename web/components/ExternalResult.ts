@@ -1,7 +1,7 @@
 // The result form of an external call (a tool the agent does not run): the person writes the
 // output, says whether it succeeded, and submits it; the reply then goes on.
 import { useContext, useState } from 'preact/hooks'
-import type { ToolCallBlock } from '../../lib/messages.js'
+import type { ToolCallBlock } from '../../lib/core/messages.js'
 import { html } from '../html.js'
 import { Session } from './context.js'
 

@@ -3,7 +3,7 @@
 // structural sharing means a delta redraws only the reply it belongs to, and inside it only the
 // changed block or card.
 import { memo } from 'preact/compat'
-import type { Block, Msg, ToolResultBlock } from '../../lib/messages.js'
+import type { Block, Msg, ToolResultBlock } from '../../lib/core/messages.js'
 import { html } from '../html.js'
 import { replyEndLabel, resultText, usageText } from '../present.js'
 import { DataView } from './DataView.js'

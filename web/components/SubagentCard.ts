@@ -4,8 +4,8 @@
 // It expands into the sub-agent's conversation, followed live as a session of its own when the
 // server serves it; otherwise the report above is what the parent's log has.
 import { useContext, useEffect, useReducer, useState } from 'preact/hooks'
-import type { ToolCallBlock, ToolResultBlock } from '../../lib/messages.js'
-import type { WaitingCall } from '../../lib/text.js'
+import type { ToolCallBlock, ToolResultBlock } from '../../lib/core/messages.js'
+import type { WaitingCall } from '../../lib/agent/text.js'
 import { html } from '../html.js'
 import { LiveSession } from '../live.js'
 import { RESULT_LABEL, prettyArgs, resultText } from '../present.js'

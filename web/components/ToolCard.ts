@@ -3,7 +3,7 @@
 // the approval form (asking calls) or the result form (external calls). A call that ran a sub-agent
 // is a SubagentCard.
 import { useContext } from 'preact/hooks'
-import type { ToolCallBlock, ToolResultBlock } from '../../lib/messages.js'
+import type { ToolCallBlock, ToolResultBlock } from '../../lib/core/messages.js'
 import { html } from '../html.js'
 import { RESULT_LABEL, prettyArgs, resultImages, resultText } from '../present.js'
 import { Approval } from './Approval.js'

@@ -3,7 +3,7 @@
 import { createContext } from 'preact'
 import type { ToolInfo } from '../api.js'
 import type { LiveSession } from '../live.js'
-import type { WaitingCall } from '../../lib/text.js'
+import type { WaitingCall } from '../../lib/agent/text.js'
 import type { AgentState } from '../../reducers/state.js'
 
 export interface SessionContext {

@@ -4,8 +4,8 @@
 // a sub-agent report back (research, ../scriptedSubagent.ts), and stop a slow one (count_slowly). They touch nothing outside the process. Add a demo by adding its
 // tool here and its step to DEMOS in ../scriptedChat.ts.
 import { z } from 'zod'
-import { sleep } from '../../abort.js'
-import { defineTool, type Tool } from '../../tools.js'
+import { sleep } from '../../core/abort.js'
+import { defineTool, type Tool } from '../../agent/tools.js'
 import { scriptedResearcher } from '../scriptedSubagent.js'
 import { gradientPng } from './image.js'
 

@@ -5,11 +5,11 @@
 // (each answered in the sub-agent's reply, which the root's run follows). A history that contradicts the
 // log, a partial resume, or new input while interrupts are pending is refused; nothing is applied.
 import { z } from 'zod'
-import type { AgentInput } from '../../agent.js'
-import { systemClock, type Clock } from '../../clock.js'
-import { AgentError, describe, type AgentErrorCode } from '../../errors.js'
-import { ExternalExecutionResultEvent, ToolResultBlock, UserConfirmResultEvent, UserInterruptEvent, UserMsg } from '../../factories.js'
-import type { Msg, ToolCallBlock } from '../../messages.js'
+import type { AgentInput } from '../../agent/agent.js'
+import { systemClock, type Clock } from '../../core/clock.js'
+import { AgentError, describe, type AgentErrorCode } from '../../core/errors.js'
+import { ExternalExecutionResultEvent, ToolResultBlock, UserConfirmResultEvent, UserInterruptEvent, UserMsg } from '../../core/factories.js'
+import type { Msg, ToolCallBlock } from '../../core/messages.js'
 import type { AgentState } from '../../../reducers/state.js'
 import { resultMessageId, toolCallParentId, type DescendantAsks } from './toAgUi.js'
 import type { AgUiMessage, AgUiResume, RunAgentInput } from './types.js'

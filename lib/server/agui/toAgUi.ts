@@ -5,8 +5,8 @@
 // Sub-agents (a run streamed with their events, each tagged `metadata.session_id`): their progress is
 // already the agent tool's result stream, so their own events only tell which of their calls ask
 // for confirmation; when the reply parks on its sub-agent calls, those are the run's interrupts.
-import type { OutputEvent } from '../../events.js'
-import type { ToolCallBlock } from '../../messages.js'
+import type { OutputEvent } from '../../core/events.js'
+import type { ToolCallBlock } from '../../core/messages.js'
 import type { AgUiContentPart, AgUiEvent, AgUiInterrupt } from './types.js'
 
 export interface AgUiRunOptions {

@@ -8,8 +8,8 @@ import {
   callTool, createAgent, defineTool, ModelError, replay, say, scriptedModel, think, usage, UserConfirmResultEvent,
   ExternalExecutionResultEvent, ToolResultBlock, UserMsg, type Agent, type LogStore, type ScriptedTurn, type Tool,
 } from '../../../lib/index.js'
-import { sleep } from '../../../lib/abort.js'
-import { checkLog } from '../../../lib/logCheck.js'
+import { sleep } from '../../../lib/core/abort.js'
+import { checkLog } from '../../../lib/core/logCheck.js'
 
 /** A concurrency-safe tool that streams its answer in three chunks, `ms` apart. */
 export const echoTool = (ms = 5): Tool => defineTool({

@@ -3,7 +3,7 @@
 // once it is published, i.e. acknowledged. Usage: node --import tsx crashChild.ts LOG_PATH
 import fs from 'node:fs'
 import { createAgent, UserMsg } from '../../../lib/index.js'
-import { fileLog } from '../../../lib/fileLog.js'
+import { fileLog } from '../../../lib/stores/file/index.js'
 import { crashModel, crashTools } from './crashScript.js'
 
 const write = (text: string) => {

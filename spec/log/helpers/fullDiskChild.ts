@@ -2,7 +2,7 @@
 // EFBIG in the middle of a streamed reply. Prints one JSON line: how the reply ended and the
 // state's status and position; it prints only if the process survived the failure.
 import { createAgent, say, scriptedModel, UserMsg } from '../../../lib/index.js'
-import { fileLog } from '../../../lib/fileLog.js'
+import { fileLog } from '../../../lib/stores/file/index.js'
 
 const main = async () => {
   const [path] = process.argv.slice(2)

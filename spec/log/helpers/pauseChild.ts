@@ -3,7 +3,7 @@
 // confirmation), confirm (confirm it, finish, pause on a new one), interrupt (interrupt that pause,
 // then reply again), submit (pause on an external call), result (give the external result).
 import { callTool, createAgent, say, scriptedModel, type ScriptedTurn, ExternalExecutionResultEvent, ToolResultBlock, UserConfirmResultEvent, UserInterruptEvent, UserMsg, type Agent, type AgentInput } from '../../../lib/index.js'
-import { fileLog } from '../../../lib/fileLog.js'
+import { fileLog } from '../../../lib/stores/file/index.js'
 import { allTools } from './agents.js'
 
 const [step, path] = process.argv.slice(2)

@@ -1,7 +1,7 @@
 // The context the formatting specs send: two rounds of parallel tool calls (results interleaved,
 // one with an image, one failed), signed and unsigned thinking, a denied call, a hint, and a call
 // cut mid-JSON by an interrupt with its interrupted result.
-import type { Msg } from '../../../lib/messages.js'
+import type { Msg } from '../../../lib/core/messages.js'
 import { call, DENIED, hint, image, INTERRUPTED, msg, result, text, thinking } from './msgs.js'
 
 export const HINT = '<system-reminder>The user prefers morning flights.</system-reminder>'

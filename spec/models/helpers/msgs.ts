@@ -2,8 +2,8 @@
 import {
   MsgSchema, type Block, type DataBlock, type HintBlock, type Msg, type TextBlock, type ThinkingBlock,
   type ToolCallBlock, type ToolResultBlock,
-} from '../../../lib/messages.js'
-import type { ModelRequest } from '../../../lib/model.js'
+} from '../../../lib/core/messages.js'
+import type { ModelRequest } from '../../../lib/models/model.js'
 
 let n = 0
 const stamps = { created_at: '2025-06-01T10:00:00.000Z', finished_at: '2025-06-01T10:00:01.000Z' }

@@ -1,6 +1,6 @@
 // The properties checked after every step of a generated conversation: REFERENCE.md section 5
 // (invariants 1-6), replay equivalence (also through JSON), the wire schemas, the event protocol
-// (helpers/logShape.ts and lib/logCheck.ts), an append-only log and context, and the journal of
+// (helpers/logShape.ts and lib/core/logCheck.ts), an append-only log and context, and the journal of
 // tool bodies. Each returns the problems found.
 import { isDeepStrictEqual } from 'node:util'
 import { checkLog, replay, UserMsg, type AgentEvent, type AgentState, type Msg } from '../../../lib/index.js'
@@ -19,7 +19,7 @@ export const checkWorld = (world: World, when: string): void => {
   if (state.status === 'running') problems.push('the reply is still running after the step settled')
   if (state.seq !== log.length) problems.push(`state.seq ${state.seq} but the log holds ${log.length} events`)
   problems.push(...appendOnly(world, log, state), ...replayProblems(world, state, log), ...logProblems(log).slice(0, 5))
-  // The project's own log checker (lib/logCheck.ts) must accept every log the agent writes.
+  // The project's own log checker (lib/core/logCheck.ts) must accept every log the agent writes.
   problems.push(...checkLog(log).violations.slice(0, 5).map((f) => `checkLog #${f.seq}: ${f.message}`))
   for (const event of log) problems.push(...eventProblems(event).slice(0, 3))
   for (const msg of messagesOf(state)) problems.push(...msgProblems(msg).slice(0, 3).map((p) => `message ${msg.id}: ${p}`))

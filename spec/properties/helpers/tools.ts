@@ -4,7 +4,7 @@
 // that starts, the agent's state at that moment, when its signal fired and what it did afterwards.
 import fc from 'fast-check'
 import { z } from 'zod'
-import { abortError, sleep } from '../../../lib/abort.js'
+import { abortError, sleep } from '../../../lib/core/abort.js'
 import { defineTool, type Agent, type Tool, type ToolOutput } from '../../../lib/index.js'
 
 export type Body = 'return' | 'throw' | 'stream' | 'error-object' | 'blocks'

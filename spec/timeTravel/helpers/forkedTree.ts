@@ -2,7 +2,7 @@
 // order the tree's events were created: the oracle the specs compare the forks with, never the
 // code under test's own rule), and the checks of a tree forked at a seq of its root.
 import * as assert from 'uvu/assert'
-import { createSystemClock } from '../../../lib/clock.js'
+import { createSystemClock } from '../../../lib/core/clock.js'
 import { agentTool, callTool, checkLog, replay, say, scriptedModel, type AgentEvent, type AgentOptions, type Clock } from '../../../lib/index.js'
 
 /** A system clock (its ids) that records the rank of each id it makes; `now`: a fixed time, so every event shares one millisecond. */

@@ -8,7 +8,7 @@ import {
   agentTool, callTool, defineTool, say, scriptedModel, usage,
   type AgentOptions, type ModelRequest, type ScriptStep, type Tool,
 } from '../../../lib/index.js'
-import { sleep } from '../../../lib/abort.js'
+import { sleep } from '../../../lib/core/abort.js'
 import { gradientPng } from '../../../lib/cli/demo/image.js'
 
 /** A SIZE x SIZE RGB PNG with a colour gradient, as base64 (what an image tool returns). */

@@ -34,10 +34,10 @@ const security = (remoteImages: boolean) => ({
 /** The meta tag that tells the page (web/urls.ts) remote images are allowed. */
 const REMOTE_IMAGES_META = '<meta name="agentlog-remote-images" content="allow">'
 
-/** dist/web beside the built module (dist/lib/webPage.js), or dist/web of the tree when run from source (web/ there holds the sources, without app.js). */
+/** dist/web beside the built module (dist/lib/server/webPage.js), or dist/web of the tree when run from source (web/ there holds the sources, without app.js). */
 const defaultDir = (): string => {
-  const built = fileURLToPath(new URL('../web/', import.meta.url))
-  return existsSync(`${built}app.js`) ? built : fileURLToPath(new URL('../dist/web/', import.meta.url))
+  const built = fileURLToPath(new URL('../../web/', import.meta.url))
+  return existsSync(`${built}app.js`) ? built : fileURLToPath(new URL('../../dist/web/', import.meta.url))
 }
 
 export const webPage = ({ dir = defaultDir(), remoteImages = false }: WebPageOptions = {}) => {

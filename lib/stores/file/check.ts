@@ -1,10 +1,10 @@
 // Cheap validation of events read back from a log. Per event type, the checks zod makes on flat
 // fields (strings with their min length, safe integers, literals, enums, nullable scalars, the
 // metadata record, the exact key set of a strict object) are compiled once from the schemas of
-// lib/events.ts into one JavaScript function (the way ajv compiles schemas); a type with nested
+// lib/core/events.ts into one JavaScript function (the way ajv compiles schemas); a type with nested
 // structure (a message, tool-call lists, an error object) goes through zod itself.
 import type { z } from 'zod'
-import { AgentEventSchema } from '../events.js'
+import { AgentEventSchema } from '../../core/events.js'
 
 interface ZodLike { def: { type: string; checks?: { _zod: { def: Record<string, unknown> } }[]; [key: string]: unknown } }
 interface Plan { test: ((value: Record<string, unknown>) => boolean) | null; schema: z.ZodType }

@@ -7,9 +7,9 @@
 // input, so there it errs high and compaction comes early rather than late) plus the documented
 // estimate of the tool results recorded since. Otherwise the documented estimate of the whole
 // request: one token per 4 characters of its JSON (system prompt, messages, tool schemas).
-import { AgentError, describe } from './errors.js'
-import type { Msg } from './messages.js'
-import type { ChatModel, ToolSpec } from './model.js'
+import { AgentError, describe } from '../core/errors.js'
+import type { Msg } from '../core/messages.js'
+import type { ChatModel, ToolSpec } from '../models/model.js'
 
 export interface CompactionOptions {
   /** Compact before a model call whose estimated input is over this many tokens. */

@@ -6,14 +6,14 @@
 // from maxIters on the tool is forced, for STRUCTURED_OUTPUT_GRACE_ITERS more rounds. The texts the
 // model reads are AgentScope's, word for word, so a conversation reads the same on both.
 import { z } from 'zod'
-import { AgentError, describe } from './errors.js'
-import type { Msg } from './messages.js'
+import { AgentError, describe } from '../core/errors.js'
+import type { Msg } from '../core/messages.js'
 import { findNonJson } from './options.js'
-import { STRUCTURED_OUTPUT_TOOL } from '../reducers/structuredOutput.js'
+import { STRUCTURED_OUTPUT_TOOL } from '../../reducers/structuredOutput.js'
 import { defineTool, type Tool } from './tools.js'
-import { isZod4Schema } from './zodSchema.js'
+import { isZod4Schema } from '../core/zodSchema.js'
 
-export { STRUCTURED_OUTPUT_TOOL, structuredOutputOf } from '../reducers/structuredOutput.js'
+export { STRUCTURED_OUTPUT_TOOL, structuredOutputOf } from '../../reducers/structuredOutput.js'
 
 /** A reply's message whose `structured_output` is typed from the output schema (null: no value). */
 export type StructuredMsg<T> = Omit<Msg, 'structured_output'> & { structured_output: T | null }

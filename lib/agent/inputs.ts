@@ -2,12 +2,12 @@
 // events by hand: approve a call (optionally with edited input), deny it, or give an external
 // call's result. Pure functions of (state, call id, answer); `Agent` and the hub's session handles
 // dispatch what they return. A call that is not waiting is an AgentError saying what is.
-import { systemClock, type Clock } from './clock.js'
-import { AgentError, describe } from './errors.js'
-import type { ExternalExecutionResultEvent, UserConfirmResultEvent } from './events.js'
-import { ExternalExecutionResultEvent as externalResult, ToolResultBlock, UserConfirmResultEvent as confirmResult } from './factories.js'
-import type { DataBlock, PermissionRule, TextBlock, ToolCallBlock } from './messages.js'
-import type { AgentState } from '../reducers/state.js'
+import { systemClock, type Clock } from '../core/clock.js'
+import { AgentError, describe } from '../core/errors.js'
+import type { ExternalExecutionResultEvent, UserConfirmResultEvent } from '../core/events.js'
+import { ExternalExecutionResultEvent as externalResult, ToolResultBlock, UserConfirmResultEvent as confirmResult } from '../core/factories.js'
+import type { DataBlock, PermissionRule, TextBlock, ToolCallBlock } from '../core/messages.js'
+import type { AgentState } from '../../reducers/state.js'
 
 export interface ApproveOptions {
   /** Replaces the call's arguments: an object (sent as JSON) or a JSON string. */

@@ -2,7 +2,7 @@
 // `<system-reminder>` notes, and what `reply()` resolves to: the reply's message (plain AgentScope
 // JSON) with two conveniences that are not part of it (non-enumerable, so JSON, schemas and
 // deep-equality never see them): `text`, and `waiting_for`, the calls a paused reply waits for.
-import type { Msg, ToolCallBlock, ToolResultBlock } from './messages.js'
+import type { Msg, ToolCallBlock, ToolResultBlock } from '../core/messages.js'
 
 /**
  * The text of a message: its text blocks joined (thinking, tool calls and results left out). Texts

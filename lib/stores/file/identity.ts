@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import nodePath from 'node:path'
-import { AgentError } from '../errors.js'
+import { AgentError } from '../../core/errors.js'
 import { fileError } from './ioError.js'
 
 /** `path` with symlinks resolved (the directory's, when the file does not exist yet). */

@@ -2,7 +2,7 @@
 // with optional delays, and honours its AbortSignal (a pending delay rejects at once). Every request
 // it received is kept in `requests`, so specs can check what the model was sent. Like a provider,
 // it honours a forced `tool_choice`: a turn that does not call the named tool is a script error.
-import { abortError, sleep } from './abort.js'
+import { abortError, sleep } from '../core/abort.js'
 import type { ChatModel, ModelChunk, ModelRequest } from './model.js'
 
 /** A scripted chunk, or a pause of `delay` milliseconds, or a failure thrown at that point. */

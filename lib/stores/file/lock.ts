@@ -5,7 +5,7 @@
 // (identity.ts).
 import fs from 'node:fs'
 import os from 'node:os'
-import { AgentError } from '../errors.js'
+import { AgentError } from '../../core/errors.js'
 import { fileError } from './ioError.js'
 
 export interface LockHolder {

@@ -6,8 +6,8 @@
 import crypto, { type Hash } from 'node:crypto'
 import fs from 'node:fs'
 import nodePath from 'node:path'
-import { snapshotState, snapshotText } from '../../reducers/snapshot.js'
-import type { AgentState } from '../../reducers/state.js'
+import { snapshotState, snapshotText } from '../../../reducers/snapshot.js'
+import type { AgentState } from '../../../reducers/state.js'
 import { hashRange } from './scan.js'
 
 export const SNAPSHOT_VERSION = 1

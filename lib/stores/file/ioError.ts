@@ -1,6 +1,6 @@
 // Node's file errors (EISDIR, EACCES, ENOTDIR, ...) as AgentErrors: one line saying which path,
 // what is wrong with it and what to do, with the system code kept in the message and in `data`.
-import { AgentError } from '../errors.js'
+import { AgentError } from '../../core/errors.js'
 
 const REASONS: Record<string, string> = {
   EISDIR: 'is a directory, not a file',

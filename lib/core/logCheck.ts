@@ -3,9 +3,9 @@
 // (1), one REPLY_END per reply and none while parked (2), seq stamps match positions (3), nothing
 // starts after an interrupt (4), input that the guards refuse is absent (5), usage is kept (6).
 // Pure and browser-safe; the CLI's `validate` prints what it finds.
-import { checkInput } from '../reducers/guards.js'
-import { rootReducer } from '../reducers/root.js'
-import { initialState, type AgentState } from '../reducers/state.js'
+import { checkInput } from '../../reducers/guards.js'
+import { rootReducer } from '../../reducers/root.js'
+import { initialState, type AgentState } from '../../reducers/state.js'
 import { AgentError } from './errors.js'
 import { AgentEventSchema, type AgentEvent } from './events.js'
 import type { Msg, ToolResultBlock } from './messages.js'

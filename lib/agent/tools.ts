@@ -4,10 +4,10 @@
 // chunks (streamed as TOOL_RESULT_TEXT_DELTA). Permission and external execution are declared here.
 import type { Observable } from 'rxjs'
 import { z } from 'zod'
-import { AgentError, describe } from './errors.js'
-import type { DataBlock, TextBlock } from './messages.js'
-import type { ToolSpec } from './model.js'
-import { checkZod4Schema, isZod4Schema } from './zodSchema.js'
+import { AgentError, describe } from '../core/errors.js'
+import type { DataBlock, TextBlock } from '../core/messages.js'
+import type { ToolSpec } from '../models/model.js'
+import { checkZod4Schema, isZod4Schema } from '../core/zodSchema.js'
 
 export type Permission = 'allow' | 'ask' | 'deny'
 

@@ -4,17 +4,17 @@
 // holds the closing events, because the interrupt runs synchronously in the store.
 import { Observable, type Subscription } from 'rxjs'
 import type { z } from 'zod'
-import { CommitGate } from './commitGate.js'
-import { AbortError, ModelError, type AgentError } from './errors.js'
-import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from './events.js'
-import type { Msg } from './messages.js'
-import type { Store } from './store.js'
-import { selectEndedReply } from '../reducers/selectors.js'
-import { structuredOutputOf } from '../reducers/structuredOutput.js'
+import { CommitGate } from '../core/commitGate.js'
+import { AbortError, ModelError, type AgentError } from '../core/errors.js'
+import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from '../core/events.js'
+import type { Msg } from '../core/messages.js'
+import type { Store } from '../core/store.js'
+import { selectEndedReply } from '../../reducers/selectors.js'
+import { structuredOutputOf } from '../../reducers/structuredOutput.js'
 import { OUTPUT_DONE_TEXT } from './structuredOutput.js'
-import type { AgentState } from '../reducers/state.js'
+import type { AgentState } from '../../reducers/state.js'
 import type { CallerToolSpec } from './tools.js'
-import type { TraceContext } from './otel/traceparent.js'
+import type { TraceContext } from '../otel/traceparent.js'
 
 export interface ReplyOptions {
   /** Aborting it interrupts the reply; the stream then yields the closing events and ends. */

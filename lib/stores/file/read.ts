@@ -1,10 +1,10 @@
 // The JSONL log format: line 1 is the version marker `{"agentlog":1}`, then one event per line
 // (event `seq` on line seq + 1, its `metadata.seq`, when present, equal to its position).
 // `readLogFile` reads a log without locking or changing it (for the CLI and time travel); the
-// writer (lib/fileLog.ts) shares the line checks below.
+// writer (lib/stores/file/index.ts) shares the line checks below.
 import fs from 'node:fs'
-import { AgentError } from '../errors.js'
-import type { AgentEvent } from '../events.js'
+import { AgentError } from '../../core/errors.js'
+import type { AgentEvent } from '../../core/events.js'
 import { checkEvent } from './check.js'
 import { scan, type Torn } from './scan.js'
 

@@ -4,7 +4,7 @@
 import { Observable, Subject } from 'rxjs'
 import { AgentError } from './errors.js'
 import type { AgentEvent } from './events.js'
-import type { AgentState } from '../reducers/state.js'
+import type { AgentState } from '../../reducers/state.js'
 
 export interface LogStore {
   /** Every event appended so far, in order; an event's seq is its index + 1. */

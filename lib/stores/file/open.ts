@@ -5,12 +5,12 @@
 // bytes are appended (all of them, or none).
 import crypto, { type Hash } from 'node:crypto'
 import fs from 'node:fs'
-import { rootReducer } from '../../reducers/root.js'
-import { initialState } from '../../reducers/state.js'
+import { rootReducer } from '../../../reducers/root.js'
+import { initialState } from '../../../reducers/state.js'
 import type { LockHolder } from './lock.js'
 import { acceptEvents, checkIsLog, MARKER } from './read.js'
 import { hashRange, scan, type Torn } from './scan.js'
-import { messageOf } from '../errors.js'
+import { messageOf } from '../../core/errors.js'
 import { loadSnapshot, syncDir, type LoadedSnapshot, type Snapshot } from './snapshot.js'
 
 export type Durability = 'always' | 'reply' | 'none'

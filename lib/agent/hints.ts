@@ -2,8 +2,8 @@
 // hint block with the current time, added to the reply before a model call when the context holds
 // no time yet, or the last one is older than the interval. The agent reads its clock once, in the
 // effect that adds the hint, and records the hint as a HINT_BLOCK event: replay never reads a clock.
-import { AgentError, describe } from '../errors.js'
-import type { Msg } from '../messages.js'
+import { AgentError, describe } from '../core/errors.js'
+import type { Msg } from '../core/messages.js'
 
 export interface RuntimeHintOptions {
   /** The IANA time zone of the time given (default 'UTC'), e.g. 'Europe/Paris'. */

@@ -13,7 +13,7 @@ import { Observable, Subject, Subscription, observable, type Subscriber } from '
 import { AgentError, messageOf } from './errors.js'
 import { AgentEventSchema, type AgentEvent } from './events.js'
 import { memoryLog, type LogStore } from './log.js'
-import type { AgentState } from '../reducers/state.js'
+import type { AgentState } from '../../reducers/state.js'
 
 export interface StateObservable extends Observable<AgentState> {
   /** The current state, handed out: it never changes after this. */

@@ -3,7 +3,7 @@
 // returned, never accepted. Any other bad line is an INVALID_LOG error naming its line number.
 import fs from 'node:fs'
 import type { Hash } from 'node:crypto'
-import { AgentError } from '../errors.js'
+import { AgentError } from '../../core/errors.js'
 
 export interface Torn {
   /** The torn line's number (1-based; line 1 is the version marker). */

@@ -1,6 +1,6 @@
 // The model interface: anything that streams chunks for a request. Adapters (OpenAI-compatible,
 // Anthropic) and the scripted model implement it; the callModel effect turns chunks into events.
-import type { Msg } from './messages.js'
+import type { Msg } from '../core/messages.js'
 
 export interface ToolSpec {
   name: string

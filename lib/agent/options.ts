@@ -1,12 +1,12 @@
 // Admission of what callers pass the agent: its options, a reply's options, and the input itself
 // (a user message or an input event), each checked with a clear error before anything happens.
-import type { Clock } from './clock.js'
-import { createEvent } from './clock.js'
-import { AgentError, describe } from './errors.js'
-import { InputEventSchema, type AgentEvent } from './events.js'
-import { UserMsg } from './factories.js'
-import { MsgSchema, type Block } from './messages.js'
-import { traceContextProblem, withTraceContext, type TraceContext } from './otel/traceparent.js'
+import type { Clock } from '../core/clock.js'
+import { createEvent } from '../core/clock.js'
+import { AgentError, describe } from '../core/errors.js'
+import { InputEventSchema, type AgentEvent } from '../core/events.js'
+import { UserMsg } from '../core/factories.js'
+import { MsgSchema, type Block } from '../core/messages.js'
+import { traceContextProblem, withTraceContext, type TraceContext } from '../otel/traceparent.js'
 
 const fail = (code: 'INVALID_OPTION' | 'INVALID_INPUT', message: string): never => {
   throw new AgentError(code, message)
