@@ -1,5 +1,6 @@
 // agentlog/redux over a local agent: the slice holds replay(log), commands become agent calls,
 // refusals become error actions, and recorded actions dispatched again do nothing.
+import type { UnknownAction } from '@reduxjs/toolkit'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createAgent, replay } from '../../lib/index.js'
@@ -106,7 +107,7 @@ test('actions recorded from a store dispatched again into it call no model and a
   const length = agent.log.length
   const before = store.getState().agents
   const recorded = seen.slice()
-  for (const action of recorded) store.dispatch(action)
+  for (const action of recorded) store.dispatch(action as UnknownAction)
   await new Promise((resolve) => setTimeout(resolve, 30))
   assert.is(agent.log.length, length)
   assert.is(store.getState().agents, before)
