@@ -4,7 +4,7 @@
 // Observable cancelled by `takeUntil` of its session's stop (an unfollow lets it run); every refusal becomes an
 // `agentlog/refused` action, never a throw or an unhandled rejection.
 // Concurrency: mergeMap (sessions and their commands run side by side; the source orders them).
-import { catchError, defer, EMPTY, filter, finalize, from, ignoreElements, map, merge, mergeMap, Observable, of, share, Subject, takeUntil } from 'rxjs'
+import { catchError, defer, EMPTY, filter, finalize, from, ignoreElements, map, merge, mergeMap, Observable, of, share, Subject, takeUntil, throwError } from 'rxjs'
 import { messageOf } from '../core/errors.js'
 import { eventAction, followed, followFailed, isCommand, refused, unfollowed, type AnyAction, type CommandAction, type FactAction, type Refusal } from './actions.js'
 import { sessionSources, type SourceOptions } from './options.js'
@@ -91,7 +91,11 @@ export const agentEpic = (options: SourceOptions): AgentEpic => {
           source.close?.()
           return of(unfollowed(session_id))
         case 'agentlog/send':
-          return attempt(command, () => source.reply(command.payload.input).pipe(takeUntil(of$(session_id, 'agentlog/stop'))))
+          // A reply outlives an unfollow; a remoteAgent closed by the unfollow ends its stream with CLOSED, which is no refusal.
+          return attempt(command, () => source.reply(command.payload.input).pipe(
+            takeUntil(of$(session_id, 'agentlog/stop')),
+            catchError((error) => (!live.has(session_id) && refusalOf(error).code === 'CLOSED' ? EMPTY : throwError(() => error))),
+          ))
         case 'agentlog/stop':
           return attempt(command, () => source.interrupt(command.payload.when === undefined ? undefined : { when: command.payload.when }))
         case 'agentlog/approve':

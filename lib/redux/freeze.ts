@@ -5,7 +5,7 @@
 // a walk over the conversation; and an app cannot write into the agent's state by mistake.
 import type { AgentState } from '../../reducers/state.js'
 
-/** Freezes `value` and what it holds, stopping at what is frozen already (frozen here means deeply). */
+/** Freezes `value` and what it holds, stopping at what is frozen already (frozen here means deeply; being frozen before its children are visited, an object is its own visited mark). */
 const deepFreeze = (value: unknown): void => {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return
   Object.freeze(value)

@@ -2,7 +2,8 @@
 // denials and stops of a parked reply) driven through a Redux Toolkit store with the agents
 // middleware over a hub and over a remoteAgent to a real server: after every step the slice holds
 // exactly replay(log) of the session's stored log, and so does a store that followed it late (its
-// first action one snapshot, never the log event by event).
+// first action one snapshot, never the log event by event); dispatching every recorded action
+// again appends nothing.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createHub, createServer, memoryStore, replay, type AgentEvent, type AgentState, type Hub } from '../../lib/index.js'
@@ -107,6 +108,13 @@ const conversation = async (world: World, seed: number) => {
   assert.is(lateTypes[1], 'agentlog/followed')
   assert.ok((late!.seen[1].payload as { state: AgentState }).state.seq > 0)
   assert.is(lateTypes.filter((t) => t === 'agentlog/followed').length, 1)
+  // DevTools safety: every recorded action dispatched again calls no model and appends nothing.
+  const length = (await world.hub.session(id).state()).seq
+  const slice = store.getState().agents
+  for (const action of seen.slice()) store.dispatch(action as never)
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  assert.is((await world.hub.session(id).state()).seq, length)
+  assert.is(store.getState().agents, slice)
   store.dispatch(agentActions.unfollow({ session_id: id }))
   late!.store.dispatch(agentActions.unfollow({ session_id: id }))
   return steps
@@ -124,5 +132,32 @@ for (const [name, make] of [['a hub', hubWorld], ['a remoteAgent', remoteWorld]]
     for (const kind of ['ask', 'approve', 'deny', 'stop mid-stream', 'say']) assert.ok(kinds.has(kind), `no "${kind}" step in the runs: ${[...kinds]}`)
   })
 }
+
+test('through a remoteAgent: the server\'s refusals are error actions with its codes; an unfollow during a reply is no refusal', async () => {
+  const world = await remoteWorld()
+  try {
+    await world.hub.create({ session_id: 'r' })
+    const { store, seen } = makeStore(world.sources)
+    store.dispatch(agentActions.follow({ session_id: 'r' }))
+    await until(store, (s) => session(s, 'r') !== undefined)
+    store.dispatch(agentActions.send({ session_id: 'r', input: 'please ask' }))
+    await until(store, (s) => session(s, 'r')?.status === 'paused')
+    store.dispatch(agentActions.send({ session_id: 'r', input: 'more' }))
+    store.dispatch(agentActions.approve({ session_id: 'r', call: 'no-such-call' }))
+    await until(store, () => seen.filter((a) => a.error).length === 2)
+    const codes = seen.filter((a) => a.error).map((a) => [(a.meta as { command: string }).command, (a.payload as { code: string }).code]).sort()
+    assert.equal(codes, [['agentlog/approve', 'UNKNOWN_CALL'], ['agentlog/send', 'REPLY_PAUSED']])
+    store.dispatch(agentActions.stop({ session_id: 'r' }))
+    await until(store, (s) => session(s, 'r')?.status === 'idle')
+    store.dispatch(agentActions.send({ session_id: 'r', input: `slow ${'word '.repeat(20)}` }))
+    await until(store, (s) => session(s, 'r')?.status === 'running')
+    store.dispatch(agentActions.unfollow({ session_id: 'r' }))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    assert.is(seen.filter((a) => a.error).length, 2, JSON.stringify(seen.filter((a) => a.error).slice(2)))
+    assert.is(session(store.getState(), 'r'), undefined)
+  } finally {
+    await world.close()
+  }
+})
 
 test.run()
