@@ -7,6 +7,7 @@
 import { catchError, defer, EMPTY, filter, finalize, from, ignoreElements, map, merge, mergeMap, Observable, of, share, Subject, takeUntil, throwError } from 'rxjs'
 import { messageOf } from '../core/errors.js'
 import { eventAction, followed, followFailed, isCommand, refused, unfollowed, type AnyAction, type CommandAction, type FactAction, type Refusal } from './actions.js'
+import { copyJson } from './freeze.js'
 import { sessionSources, type SourceOptions } from './options.js'
 import type { SessionSource } from './sources.js'
 
@@ -64,7 +65,7 @@ export const agentEpic = (options: SourceOptions): AgentEpic => {
         source.close?.()
       }
       return defer(() => source.follow()).pipe(
-        map((item): FactAction => ('state' in item ? followed(session_id, structuredClone(item.state)) : eventAction(session_id, structuredClone(item.event)))),
+        map((item): FactAction => ('state' in item ? followed(session_id, copyJson(item.state)) : eventAction(session_id, copyJson(item.event)))),
         takeUntil(entry.unfollowed),
         catchError((error) => {
           drop()
