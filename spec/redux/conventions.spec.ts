@@ -39,7 +39,7 @@ test('every action is a Flux Standard Action typed agentlog/..., and plain JSON'
   for (const command of commands) assert.type((command.meta as { request_id?: unknown }).request_id, 'string')
 })
 
-test('configureStore with its default checks reports nothing (console.error stays silent); the settled state is frozen', async () => {
+test('configureStore with its default checks finds nothing (no non-serializable value, no mutation); the settled state is frozen', async () => {
   const errors: unknown[][] = []
   const original = console.error
   const warn = console.warn
@@ -55,7 +55,9 @@ test('configureStore with its default checks reports nothing (console.error stay
     console.error = original
     console.warn = warn
   }
-  assert.equal(errors, [])
+  // RTK also warns when a check took long (its 32 ms threshold: a loaded machine's timing, not a finding).
+  const findings = errors.filter((args) => !/took \d+ms, which is more than the warning threshold/.test(String(args[0])))
+  assert.equal(findings, [])
 })
 
 test('steer and queue call the source\'s steer() / queue() when it has them, else are refused with UNSUPPORTED', async () => {

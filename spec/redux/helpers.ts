@@ -29,7 +29,7 @@ const turn = (request: ModelRequest): ScriptStep[] => {
 
 export const agentOptions = (): Omit<AgentOptions, 'log' | 'session_id'> => ({ name: 'Friday', model: scriptedModel([turn], { onExhausted: 'repeat-last' }), tools: [risky] })
 
-/** A store with the agents slice under `agents`, RTK's default middleware (checks on unless `checks: false`) and the agents middleware; `seen` records every action. */
+/** A store with the agents slice under `agents`, RTK's default middleware (checks on unless `checks: false`; their slowness warning only past 1 s, as a loaded machine is slow) and the agents middleware; `seen` records every action. */
 export const makeStore = (sources: SourceOptions, { checks = true } = {}) => {
   const seen: AnyAction[] = []
   const record: Middleware = () => (next) => (action) => {
@@ -38,7 +38,7 @@ export const makeStore = (sources: SourceOptions, { checks = true } = {}) => {
   }
   const store = configureStore({
     reducer: { agents: agentsReducer },
-    middleware: (getDefault) => getDefault({ immutableCheck: checks, serializableCheck: checks }).concat(agentsMiddleware(sources), record),
+    middleware: (getDefault) => getDefault({ immutableCheck: checks && { warnAfter: 1000 }, serializableCheck: checks && { warnAfter: 1000 } }).concat(agentsMiddleware(sources), record),
   })
   return { store, seen }
 }

@@ -8,6 +8,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createHub, createServer, memoryStore, replay, type AgentEvent, type AgentState, type Hub } from '../../lib/index.js'
 import { listen } from '../../lib/node.js'
+import { remoteAgent } from '../../lib/client/remoteAgent.js'
 import { agentActions, type SourceOptions } from '../../lib/redux.js'
 import { agentOptions, makeStore, random, session, until } from './helpers.js'
 
@@ -155,6 +156,28 @@ test('through a remoteAgent: the server\'s refusals are error actions with its c
     await new Promise((resolve) => setTimeout(resolve, 300))
     assert.is(seen.filter((a) => a.error).length, 2, JSON.stringify(seen.filter((a) => a.error).slice(2)))
     assert.is(session(store.getState(), 'r'), undefined)
+  } finally {
+    await world.close()
+  }
+})
+
+test('a remoteAgent given in agents is followed from the start and folds into the slice as the server\'s log', async () => {
+  const world = await remoteWorld()
+  try {
+    await world.hub.create({ session_id: 'm' })
+    const url = (world.sources as { remote: { url: string } }).remote.url
+    await world.hub.session('m').reply('before the store')
+    const remote = remoteAgent({ url, session: 'm' })
+    const { store, seen } = makeStore({ agents: { m: remote } })
+    await until(store, (s) => (session(s, 'm')?.seq ?? 0) > 0)
+    assert.is(seen[0].type, 'agentlog/followed')
+    store.dispatch(agentActions.send({ session_id: 'm', input: 'please ask' }))
+    await until(store, (s) => session(s, 'm')?.status === 'paused')
+    store.dispatch(agentActions.deny({ session_id: 'm', call: session(store.getState(), 'm')!.waiting_for[0] }))
+    await settled(world, store, 'm', session(store.getState(), 'm')!.seq)
+    assert.equal(session(store.getState(), 'm'), replay(await storedEvents(world, 'm')))
+    assert.not.ok(seen.some((a) => a.error))
+    remote.close()
   } finally {
     await world.close()
   }
