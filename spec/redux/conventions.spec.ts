@@ -55,6 +55,15 @@ test('configureStore with its default checks finds nothing (no non-serializable 
     console.error = original
     console.warn = warn
   }
+  // The checks are on: a Date in an action is reported (so the silence above is a finding).
+  const control: unknown[][] = []
+  console.error = (...args: unknown[]) => void control.push(args)
+  try {
+    makeStore({ agents: {} }).store.dispatch({ type: 'app/dated', payload: new Date(0) })
+  } finally {
+    console.error = original
+  }
+  assert.ok(control.some((args) => /non-serializable/.test(String(args[0]))), JSON.stringify(control))
   // RTK also warns when a check took long (its 32 ms threshold: a loaded machine's timing, not a finding).
   const findings = errors.filter((args) => !/took \d+ms, which is more than the warning threshold/.test(String(args[0])))
   assert.equal(findings, [])
