@@ -23,7 +23,9 @@ import { planAgent, type Plan, type Step } from './helpers/planModel.js'
 const test = suite('properties/tree-faults')
 const childFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers', 'faultChild.ts')
 const seed0 = Number(process.env.FUZZ_SEED ?? FIXED_SEED)
-const scenarios = Number(process.env.FUZZ_RUNS ?? 1) > 1 ? Math.min(Number(process.env.FUZZ_RUNS), 50) : 1
+// `npm test`: one scenario per store; `npm run fuzz`: FUZZ_RUNS scenarios, new ones started until FUZZ_TIME_LIMIT_MS.
+const scenarios = Math.max(1, Number(process.env.FUZZ_RUNS ?? 1))
+const timeLimit = Number(process.env.FUZZ_TIME_LIMIT_MS ?? 0)
 const STEPS = 24
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -179,7 +181,8 @@ const scenario = async (world: World, seed: number) => {
 }
 
 const run = (world: () => Promise<World>, done: () => Promise<void>) => async () => {
-  for (let i = 0; i < scenarios; i++) {
+  const started = Date.now()
+  for (let i = 0; i < scenarios && (i === 0 || !timeLimit || Date.now() - started < timeLimit); i++) {
     const seed = seed0 + i
     const w = await world()
     process.stdout.write(`  tree-faults on ${w.kind}: seed ${seed} (FUZZ_SEED=${seed} replays it)\n`)
