@@ -78,6 +78,8 @@ export class Lease {
   /** Takes the session's lease; false when a live owner (another process) holds it. */
   async lock(session_id: string): Promise<boolean> {
     const key = keyOf(session_id)
+    // Held here already (by an open or a delete in this process): the store reserves a session before locking, this is the guard behind it.
+    if (this.held.has(key)) return false
     try {
       const nats = await this.nats()
       const owner = await this.id()

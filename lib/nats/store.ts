@@ -177,12 +177,18 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       const snapshot = every ? await loadSnapshot(c, n, id, key, last_seq) : null
       return replay(await readEvents(c, n, id, key, snapshot?.seq ?? 0, position), snapshot?.state)
     },
+    // Under the session's lease, reserved in `owned` first (as an open is): an open in this process
+    // (a sub-agent's, which goes to the store directly) is refused until the delete is over, and
+    // then finds nothing (NOT_FOUND); an open elsewhere finds the lease held.
     async delete(session_id) {
       const id = check(session_id)
       if (owned.has(id)) throw sessionBusy(id, 'an agent in this process', true)
-      const c = await nats()
-      if (!(await lease.lock(id))) throw sessionBusy(id, 'another process')
+      owned.set(id, null)
+      let locked = false
       try {
+        const c = await nats()
+        locked = await lease.lock(id)
+        if (!locked) throw sessionBusy(id, 'another process')
         const key = keyOf(id)
         await loadInfo(c, n, id, key)
         await attempt(`deleting session ${id}`, async () => {
@@ -194,7 +200,8 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
           await c.sessions.purge(key)
         })
       } finally {
-        await lease.unlock(id)
+        if (locked) await lease.unlock(id)
+        owned.delete(id)
       }
     },
     // Running sessions whose lease names an owner that is gone. The leases bucket holds only the
