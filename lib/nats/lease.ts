@@ -3,76 +3,80 @@
 // leases bucket with its owner id (create-if-absent). A key naming an owner that is gone is taken
 // over with a revision-checked update, so of two processes racing for it exactly one wins. An
 // owner is gone when its key ran out (killed, partitioned, paused past the lease), or at once when
-// nothing answers on its ping subject (its connection closed: the process died), so a killed
-// owner's sessions move without waiting for the lease. An owner that finds its key gone, or cannot renew
-// it for a whole lease, has lost every session: `onLost` fails their logs, and it registers anew.
-// Fencing does not rest on clocks: the appends of a stale owner are refused by JetStream (writer.ts).
+// nothing answers on its ping subject (its connection closed: the process died), except just after
+// this process reconnected (a server restart: the others are reconnecting too). Fencing of appends
+// does not rest on clocks (writer.ts); side effects are fenced by `confirm` (confirm.ts).
 // `abandoned` lists the leases of owners that are gone, for the store's `orphans` (the hub's sweeper).
 import { AgentError } from '../core/errors.js'
 import type { Nats } from './connection.js'
 import type { Subscription } from '@nats-io/transport-node'
+import { Ownership } from './confirm.js'
 import { isConflict, isNoResponders, unavailable } from './errors.js'
 import { keyOf, type Names } from './names.js'
 
 /** How long a ping of an owner may take before it is taken as alive (a busy process answers late). */
 const PING_MS = 1000
 
-export class Lease {
-  private owner: string | null = null
-  private revision = 0
+/** After this process reconnected, how long an owner's silence or missing key is not taken as its death (it may be reconnecting too). */
+export const RECONNECT_GRACE_MS = 3000
+
+/** The value of a lease whose session a live process let go of with its reply cut (store.ts): any process may take it, the sweeper closes it. */
+export const ABANDONED = 'abandoned'
+
+export class Lease extends Ownership {
   private registering: Promise<string> | null = null
-  private renewedAt = 0
   private timer: ReturnType<typeof setInterval> | null = null
-  private readonly held = new Map<string, number>()
   private ping: Subscription | null = null
-  private closed = false
+  /** performance.now() of this process's last reconnection (0: never reconnected). */
+  private reconnectedAt = 0
 
   constructor(
-    private readonly nats: () => Promise<Nats>,
+    nats: () => Promise<Nats>,
     private readonly n: Names,
-    private readonly leaseMs: number,
-    private readonly onLost: (error: AgentError) => void,
-  ) {}
+    leaseMs: number,
+    /** A session's log (or, without one, every log) must fail: this process no longer owns it. */
+    onLost: (error: AgentError, session_id?: string) => void,
+  ) {
+    super(nats, leaseMs, onLost)
+  }
 
   /** This process's owner id, registered on first use. */
-  private id(): Promise<string> {
+  protected id(): Promise<string> {
     if (this.owner) return Promise.resolve(this.owner)
     this.registering ??= (async () => {
       const nats = await this.nats()
       const owner = `${process.pid}-${crypto.randomUUID().slice(0, 12)}`
       this.ping = nats.nc.subscribe(this.n.owner(owner), { callback: (_error, msg) => void msg.respond('') })
-      this.revision = await nats.owners.create(owner, JSON.stringify({ pid: process.pid, since: new Date().toISOString() }))
-      this.renewedAt = Date.now()
+      const sentAt = performance.now()
+      this.revision = await nats.owners.create(owner, this.record())
+      this.provenAt = sentAt
       this.owner = owner
-      this.timer = setInterval(() => void this.renew(), Math.max(50, Math.floor(this.leaseMs / 3)))
+      this.timer = setInterval(() => void this.renew().catch(() => undefined), Math.max(50, Math.floor(this.leaseMs / 3)))
       this.timer.unref?.()
+      void this.watch(nats, owner)
       return owner
     })().finally(() => (this.registering = null))
     return this.registering
   }
 
-  private async renew() {
-    const owner = this.owner
-    if (!owner || this.closed) return
-    try {
-      const nats = await this.nats()
-      this.revision = await nats.owners.update(owner, JSON.stringify({ pid: process.pid, renewed: new Date().toISOString() }), this.revision)
-      this.renewedAt = Date.now()
-    } catch (error) {
+  /** Connection changes: while disconnected, any held session may be taken (its owner seems silent); once back, each is proven again. */
+  private async watch(nats: Nats, owner: string) {
+    for await (const status of nats.nc.status()) {
       if (this.owner !== owner) return
-      if (isConflict(error)) this.lost(`its owner key ran out (renewals stopped for more than ${this.leaseMs} ms)`)
-      else if (Date.now() - this.renewedAt > this.leaseMs) this.lost(`it could not be renewed for ${this.leaseMs} ms (${(error as Error)?.message})`)
+      if (status.type === 'disconnect') this.suspectAll()
+      if (status.type === 'reconnect') {
+        this.reconnectedAt = performance.now()
+        void this.renew().then(() => this.proveSuspects(), () => undefined)
+      }
     }
   }
 
-  private lost(why: string) {
-    this.owner = null
+  protected override lostAll(why: string) {
     this.ping?.unsubscribe()
     this.ping = null
     if (this.timer) clearInterval(this.timer)
     this.timer = null
-    this.held.clear()
-    this.onLost(new AgentError('LOG_UNAVAILABLE', `This process lost its lease on the sessions it held: ${why}. Another process may own them now; every reply it carried ends here; reopen the session.`))
+    super.lostAll(why)
   }
 
   /** Takes the session's lease; false when a live owner (another process) holds it. */
@@ -102,9 +106,13 @@ export class Lease {
   /**
    * The owner runs: its key has not run out and it answers its ping (both asked at once). Nothing
    * answering means its process died (or lost the server, and then its appends are fenced anyway);
-   * a ping not answered in time (a paused or busy process) leaves it to the key.
+   * a ping not answered in time (a paused or busy process) leaves it to the key. Just after this
+   * process reconnected, neither silence nor a missing key counts: after a server restart every
+   * owner is reconnecting, and its key may have run out while the server was away.
    */
   private async alive(nats: Nats, owner: string): Promise<boolean> {
+    if (owner === ABANDONED) return false
+    if (this.reconnectedAt && performance.now() - this.reconnectedAt < RECONNECT_GRACE_MS) return true
     const [key, answers] = await Promise.all([
       nats.owners.get(owner),
       nats.nc.request(this.n.owner(owner), '', { timeout: PING_MS }).then(() => true, (error: unknown) => !isNoResponders(error)),
@@ -138,13 +146,15 @@ export class Lease {
     await nats.leases.delete(key, { previousSeq: revision }).catch(() => undefined)
   }
 
-  async unlock(session_id: string): Promise<void> {
+  /** Lets the session go; `abandon`: its reply was cut here (the log failed), so the lease says so for the sweeper of any process. */
+  async unlock(session_id: string, abandon = false): Promise<void> {
     const key = keyOf(session_id)
     const revision = this.held.get(key)
     if (revision === undefined) return
-    this.held.delete(key)
+    this.forget(key)
     const nats = await this.nats()
-    await nats.leases.delete(key, { previousSeq: revision }).catch(() => undefined)
+    if (abandon) await nats.leases.update(key, ABANDONED, revision).catch(() => undefined)
+    else await nats.leases.delete(key, { previousSeq: revision }).catch(() => undefined)
   }
 
   async close(): Promise<void> {

@@ -75,7 +75,8 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
     return connecting
   }
   const owned = new Map<string, PgLog | null>()
-  const lease = new Lease(nats, n, leaseMs, (error) => {
+  const lease = new Lease(nats, n, leaseMs, (error, session_id) => {
+    if (session_id !== undefined) return owned.get(session_id)?.fail(error)
     for (const log of owned.values()) log?.fail(error)
   })
   const writer = new Writer(() => connected!, n, options.onCommit)
@@ -105,10 +106,13 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       const log: PgLog = pgLog({
         session_id: id, snapshot, events, status: info.status, every,
         schedule: (l) => writer.schedule(l),
-        release: async () => {
+        confirm: () => lease.confirm(id),
+        // A log that failed here (its reply cut: too large an event, the server away too long) is let
+        // go as abandoned, so a sweeper (of any process) closes its reply instead of leaving it running.
+        release: async (failure) => {
           writer.remove(log)
           owned.delete(id)
-          await lease.unlock(id)
+          await lease.unlock(id, failure !== null)
         },
       })
       writer.add(log, info.position?.streamSeq ?? 0)

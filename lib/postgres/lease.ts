@@ -11,6 +11,7 @@ export class Lease {
   private client: PoolClient | null = null
   private connecting: Promise<PoolClient> | null = null
   private closed = false
+  private confirming: Promise<void> | null = null
   /** One statement at a time on the connection (node-postgres queues, but will stop doing so). */
   private queue: Promise<void> = Promise.resolve()
 
@@ -70,6 +71,15 @@ export class Lease {
   async unlock(session_id: string): Promise<void> {
     if (!this.client) return // the connection is gone, and its locks with it
     await this.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [leaseKey(this.schema, session_id)], `releasing the lease of session ${session_id}`).catch(() => undefined)
+  }
+
+  /**
+   * Proves the sessions' advisory locks are still held: a statement answered on the lease
+   * connection (its backend, holding them, is alive). Concurrent calls share one statement.
+   */
+  confirm(): Promise<void> {
+    this.confirming ??= this.query('SELECT 1', [], 'proving this process still holds its sessions\' leases').then(() => undefined).finally(() => (this.confirming = null))
+    return this.confirming
   }
 
   /** The backend pid of the lease connection (specs terminate it), or null when not connected. */
