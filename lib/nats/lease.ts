@@ -29,6 +29,9 @@ export class Lease extends Ownership {
   private ping: Subscription | null = null
   /** performance.now() of this process's last reconnection (0: never reconnected). */
   private reconnectedAt = 0
+  /** Disconnections and reconnections seen so far (an owner's silence heard across one proves nothing). */
+  private changes = 0
+  private watching: Promise<Nats> | null = null
 
   constructor(
     nats: () => Promise<Nats>,
@@ -44,7 +47,7 @@ export class Lease extends Ownership {
   protected id(): Promise<string> {
     if (this.owner) return Promise.resolve(this.owner)
     this.registering ??= (async () => {
-      const nats = await this.nats()
+      const nats = await this.connection()
       const owner = `${process.pid}-${crypto.randomUUID().slice(0, 12)}`
       this.ping = nats.nc.subscribe(this.n.owner(owner), { callback: (_error, msg) => void msg.respond('') })
       const sentAt = performance.now()
@@ -53,20 +56,33 @@ export class Lease extends Ownership {
       this.owner = owner
       this.timer = setInterval(() => void this.renew().catch(() => undefined), Math.max(50, Math.floor(this.leaseMs / 3)))
       this.timer.unref?.()
-      void this.watch(nats, owner)
       return owner
     })().finally(() => (this.registering = null))
     return this.registering
   }
 
-  /** Connection changes: while disconnected, any held session may be taken (its owner seems silent); once back, each is proven again. */
-  private async watch(nats: Nats, owner: string) {
+  /** The connection, its changes watched from the first use (a process that only sweeps must know when it reconnected too). */
+  private connection(): Promise<Nats> {
+    this.watching ??= this.nats().then((nats) => {
+      void this.watch(nats)
+      return nats
+    }, (error: unknown) => {
+      this.watching = null
+      throw error
+    })
+    return this.watching
+  }
+
+  /** Connection changes: while disconnected, any held session may be taken (this process seems silent); once back, each is proven again. */
+  private async watch(nats: Nats) {
     for await (const status of nats.nc.status()) {
-      if (this.owner !== owner) return
+      if (this.closed) return
+      if (status.type !== 'disconnect' && status.type !== 'reconnect') continue
+      this.changes++
       if (status.type === 'disconnect') this.suspectAll()
-      if (status.type === 'reconnect') {
+      else {
         this.reconnectedAt = performance.now()
-        void this.renew().then(() => this.proveSuspects(), () => undefined)
+        if (this.owner) void this.renew().then(() => this.proveSuspects(), () => undefined)
       }
     }
   }
@@ -85,7 +101,7 @@ export class Lease extends Ownership {
     // Held here already (by an open or a delete in this process): the store reserves a session before locking, this is the guard behind it.
     if (this.held.has(key)) return false
     try {
-      const nats = await this.nats()
+      const nats = await this.connection()
       const owner = await this.id()
       // Read first: when another process owns the session (every routed command asks), that is one round trip and the ping.
       const entry = await nats.leases.get(key)
@@ -112,11 +128,15 @@ export class Lease extends Ownership {
    */
   private async alive(nats: Nats, owner: string): Promise<boolean> {
     if (owner === ABANDONED) return false
-    if (this.reconnectedAt && performance.now() - this.reconnectedAt < RECONNECT_GRACE_MS) return true
+    const recent = () => this.reconnectedAt > 0 && performance.now() - this.reconnectedAt < RECONNECT_GRACE_MS
+    const changes = this.changes
+    if (recent()) return true
     const [key, answers] = await Promise.all([
       nats.owners.get(owner),
       nats.nc.request(this.n.owner(owner), '', { timeout: PING_MS }).then(() => true, (error: unknown) => !isNoResponders(error)),
     ])
+    // Asked across a reconnection (the questions waited in the client while it was away): not an answer.
+    if (this.changes !== changes || recent()) return true
     return !!key && key.operation === 'PUT' && answers
   }
 
@@ -126,7 +146,7 @@ export class Lease extends Ownership {
    * sessions held now (a lease is deleted when its session is closed).
    */
   async abandoned(): Promise<{ key: string; revision: number }[]> {
-    const nats = await this.nats()
+    const nats = await this.connection()
     const keys: string[] = []
     for await (const key of await nats.leases.keys()) keys.push(key)
     const owners = new Map<string, Promise<boolean>>()
