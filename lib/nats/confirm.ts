@@ -86,9 +86,11 @@ export abstract class Ownership {
       this.provenAt = sentAt
       return
     } catch (error) {
-      if (!isConflict(error) || this.owner !== owner) throw error
+      if (this.owner !== owner) throw error
+      // The owners bucket deleted by an operator: made again, then the key is made again below.
+      if (!isConflict(error) && (await nats.repair().catch(() => [])).length === 0) throw error
     }
-    // The key ran out (renewals stopped for a whole lease): any held session may have been taken.
+    // The key ran out (renewals stopped for a whole lease) or its bucket was made again: any held session may have been taken.
     this.suspectAll()
     try {
       this.revision = await nats.owners.create(owner, this.record())

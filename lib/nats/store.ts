@@ -90,6 +90,16 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
     return checkSessionId(session_id)
   }
 
+  /** `run`, once more after the stream or buckets an operator deleted were made again (else its failure as it was). */
+  const repairing = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run()
+    } catch (error) {
+      if ((error as AgentError)?.code !== 'LOG_UNAVAILABLE' || !connected || (await connected.repair().catch(() => [])).length === 0) throw error
+      return run()
+    }
+  }
+
   const open = async (session_id: string): Promise<PgLog> => {
     const id = check(session_id)
     if (owned.has(id)) throw sessionBusy(id, 'another agent in this process', true)
@@ -97,7 +107,7 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
     let locked = false
     try {
       const c = await nats()
-      locked = await lease.lock(id)
+      locked = await repairing(() => lease.lock(id))
       if (!locked) throw sessionBusy(id, 'another process')
       const key = keyOf(id)
       const info = await loadInfo(c, n, id, key)
@@ -156,12 +166,14 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       const id = check(o.session_id ?? crypto.randomUUID())
       const metadata = checkMetadata(o.metadata)
       const c = await nats()
-      try {
-        await c.sessions.create(keyOf(id), sessionRecord(id, metadata))
-      } catch (error) {
-        if (isConflict(error) || /exists/i.test((error as Error)?.message ?? '')) throw sessionExists(id)
-        throw unavailable(error, `creating session ${id}`)
-      }
+      await repairing(async () => {
+        try {
+          await c.sessions.create(keyOf(id), sessionRecord(id, metadata))
+        } catch (error) {
+          if (isConflict(error) || /exists/i.test((error as Error)?.message ?? '')) throw sessionExists(id)
+          throw unavailable(error, `creating session ${id}`)
+        }
+      })
       return info(id)
     },
     async read(session_id, { fromSeq = 0 } = {}) {
@@ -191,7 +203,7 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       let locked = false
       try {
         const c = await nats()
-        locked = await lease.lock(id)
+        locked = await repairing(() => lease.lock(id))
         if (!locked) throw sessionBusy(id, 'another process')
         const key = keyOf(id)
         await loadInfo(c, n, id, key)
