@@ -25,4 +25,6 @@ export interface AgentDeps {
   clock: Clock
   /** The agent the effects run for (tools receive it in their context). */
   host: ToolHost
+  /** The log's proof of ownership before a model or tool call starts (LogStore.confirm), or null. */
+  confirm: (() => Promise<void> | null) | null
 }

@@ -152,6 +152,11 @@ export const createHub = (options: HubOptions): Hub => {
     async run(session_id, command, request) {
       const session = held(session_id)
       if (!session || session.failed) return null
+      // Not applied unless this process still owns the session (paused past its lease, another may
+      // have applied it already): a request of a lease that is gone is dropped, its caller asks the owner.
+      const proof = session.log.confirm?.()
+      if (proof && !(await proof.then(() => true, () => false))) return null
+      if (!held(session_id) || session.failed) return null
       const release = core.use(session)
       try {
         const earlier = await appliedBefore(session, request, () => store.read(session_id))

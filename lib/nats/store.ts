@@ -75,7 +75,8 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
     return connecting
   }
   const owned = new Map<string, PgLog | null>()
-  const lease = new Lease(nats, n, leaseMs, (error) => {
+  const lease = new Lease(nats, n, leaseMs, (error, session_id) => {
+    if (session_id !== undefined) return owned.get(session_id)?.fail(error)
     for (const log of owned.values()) log?.fail(error)
   })
   const writer = new Writer(() => connected!, n, options.onCommit)
@@ -89,6 +90,16 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
     return checkSessionId(session_id)
   }
 
+  /** `run`, once more after the stream or buckets an operator deleted were made again (else its failure as it was). */
+  const repairing = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run()
+    } catch (error) {
+      if ((error as AgentError)?.code !== 'LOG_UNAVAILABLE' || !connected || (await connected.repair().catch(() => [])).length === 0) throw error
+      return run()
+    }
+  }
+
   const open = async (session_id: string): Promise<PgLog> => {
     const id = check(session_id)
     if (owned.has(id)) throw sessionBusy(id, 'another agent in this process', true)
@@ -96,7 +107,7 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
     let locked = false
     try {
       const c = await nats()
-      locked = await lease.lock(id)
+      locked = await repairing(() => lease.lock(id))
       if (!locked) throw sessionBusy(id, 'another process')
       const key = keyOf(id)
       const info = await loadInfo(c, n, id, key)
@@ -105,10 +116,13 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       const log: PgLog = pgLog({
         session_id: id, snapshot, events, status: info.status, every,
         schedule: (l) => writer.schedule(l),
-        release: async () => {
+        confirm: () => lease.confirm(id),
+        // A log that failed here (its reply cut: too large an event, the server away too long) is let
+        // go as abandoned, so a sweeper (of any process) closes its reply instead of leaving it running.
+        release: async (failure) => {
           writer.remove(log)
           owned.delete(id)
-          await lease.unlock(id)
+          await lease.unlock(id, failure !== null)
         },
       })
       writer.add(log, info.position?.streamSeq ?? 0)
@@ -152,12 +166,14 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       const id = check(o.session_id ?? crypto.randomUUID())
       const metadata = checkMetadata(o.metadata)
       const c = await nats()
-      try {
-        await c.sessions.create(keyOf(id), sessionRecord(id, metadata))
-      } catch (error) {
-        if (isConflict(error) || /exists/i.test((error as Error)?.message ?? '')) throw sessionExists(id)
-        throw unavailable(error, `creating session ${id}`)
-      }
+      await repairing(async () => {
+        try {
+          await c.sessions.create(keyOf(id), sessionRecord(id, metadata))
+        } catch (error) {
+          if (isConflict(error) || /exists/i.test((error as Error)?.message ?? '')) throw sessionExists(id)
+          throw unavailable(error, `creating session ${id}`)
+        }
+      })
       return info(id)
     },
     async read(session_id, { fromSeq = 0 } = {}) {
@@ -177,12 +193,18 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       const snapshot = every ? await loadSnapshot(c, n, id, key, last_seq) : null
       return replay(await readEvents(c, n, id, key, snapshot?.seq ?? 0, position), snapshot?.state)
     },
+    // Under the session's lease, reserved in `owned` first (as an open is): an open in this process
+    // (a sub-agent's, which goes to the store directly) is refused until the delete is over, and
+    // then finds nothing (NOT_FOUND); an open elsewhere finds the lease held.
     async delete(session_id) {
       const id = check(session_id)
       if (owned.has(id)) throw sessionBusy(id, 'an agent in this process', true)
-      const c = await nats()
-      if (!(await lease.lock(id))) throw sessionBusy(id, 'another process')
+      owned.set(id, null)
+      let locked = false
       try {
+        const c = await nats()
+        locked = await repairing(() => lease.lock(id))
+        if (!locked) throw sessionBusy(id, 'another process')
         const key = keyOf(id)
         await loadInfo(c, n, id, key)
         await attempt(`deleting session ${id}`, async () => {
@@ -194,7 +216,8 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
           await c.sessions.purge(key)
         })
       } finally {
-        await lease.unlock(id)
+        if (locked) await lease.unlock(id)
+        owned.delete(id)
       }
     },
     // Running sessions whose lease names an owner that is gone. The leases bucket holds only the

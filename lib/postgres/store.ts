@@ -95,6 +95,9 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
       const log = pgLog({
         session_id: id, snapshot, events, status: info.status, every,
         schedule: (l) => writer.schedule(l),
+        // The lock goes with the lease connection, which a pause does not lose; its death between this
+        // proof (pg_locks, through the pool) and the side effect is the window that remains (README).
+        confirm: () => lease.confirm(id),
         release: async () => {
           owned.delete(id)
           await lease.unlock(id)

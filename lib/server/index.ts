@@ -12,6 +12,7 @@ import { counter, resolveLimits, type ServerLimits } from './limits.js'
 import * as native from './native.js'
 import { forkSession, sessionTools, type PageRoutesOptions } from './page.js'
 import { treeWaiting } from './tree.js'
+import { routeKey, type Route } from './routes.js'
 
 export interface ServerOptions {
   hub: Hub
@@ -78,7 +79,7 @@ export const createServer = ({ hub, token, cors, hosts, limits: given, page, log
       checkToken(request, token)
       const ctx = { hub, limits, replies, followers, streams, headers, report }
       const parts = segments(url.pathname)
-      const route = `${request.method} /${parts.map((p, i) => (i === 1 && parts[0] === 'sessions' ? ':id' : p)).join('/')}`
+      const route = routeKey(request.method, parts) as Route
       const session = () => hub.session(parts[1])
       const pageRoutes = () => {
         if (page) return page

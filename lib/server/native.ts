@@ -6,10 +6,10 @@
 // does not stop it (it is drained in the background) and comes back on /events from the last id.
 // Events streams send history then live events from one follow(): no gap, no duplicate.
 import { SYNC_POINTS } from '../core/commitGate.js'
-import { AgentError } from '../core/errors.js'
+import { AgentError, type AgentErrorCode } from '../core/errors.js'
 import type { AgentEvent, OutputEvent } from '../core/events.js'
 import type { Hub, SessionHandle } from '../hub/types.js'
-import { json, publicError, readJson } from './http.js'
+import { json, publicDamage, publicError, readJson } from './http.js'
 import { checkInputSize, type counter, type ServerLimits } from './limits.js'
 import { SSE_HEADERS, sseStream } from './sse.js'
 import { traceOptions } from './trace.js'
@@ -50,7 +50,14 @@ export const listSessions = async (ctx: NativeContext, url: URL): Promise<Respon
   const after = url.searchParams.get('after')
   if (limit !== null && !/^[1-9]\d{0,3}$/.test(limit)) throw new AgentError('INVALID_INPUT', `limit must be a whole number from 1 to 9999; received ${JSON.stringify(limit)}.`)
   const page = await ctx.hub.list({ ...(limit ? { limit: Number(limit) } : {}), ...(after ? { after } : {}) })
-  return json(page, 200, ctx.headers)
+  // A damaged session's message may name the store's files or a lock's holder: the server's log hears it in full.
+  const items = page.items.map((item) => {
+    if (!item.damage) return item
+    const { damage, internal } = publicDamage(item.damage)
+    if (internal) ctx.report(new AgentError(item.damage.code as AgentErrorCode, item.damage.message, { session_id: item.session_id }))
+    return { ...item, damage }
+  })
+  return json({ ...page, items }, 200, ctx.headers)
 }
 
 export const getState = async (ctx: NativeContext, handle: SessionHandle): Promise<Response> => json(await handle.state(), 200, ctx.headers)
