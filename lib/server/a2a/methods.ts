@@ -83,10 +83,10 @@ export const sendMessage = async (ctx: A2aContext, params: Record<string, unknow
   const options = configurationOf(params)
   checkInputSize(message, ctx.limits.messageBytes)
   if (message.taskId !== undefined) return { ...(await answer(ctx, message.taskId, message.contextId, message.parts)), options }
-  const handle = await contextSession(ctx.hub, message.contextId)
   let n = 0
   const stamp = () => ({ id: `${message.messageId.slice(0, 64)}-${n++}`, created_at: new Date().toISOString() })
   const msg = { ...UserMsg({ content: blocksOf(message.parts, stamp) }), metadata: { a2a: { messageId: message.messageId } } }
+  const handle = await contextSession(ctx.hub, message.contextId) // after the parts are checked: a refused message creates nothing
   const release = ctx.replies.acquire('process')
   const view: TaskRun['view'] = { record: null, waiting: [] }
   const events = handle.replyStream(msg) as AsyncIterable<AgentEvent>

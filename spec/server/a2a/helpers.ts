@@ -32,7 +32,11 @@ export const artifactText = (task: Json): string => (task.artifacts ?? []).flatM
 /** A raw JSON-RPC call (what the SDK would never send). */
 export const rpc = async (url: string, body: unknown, headers: Record<string, string> = { 'a2a-version': '1.0' }) => {
   const response = await fetch(`${url}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) })
-  return { status: response.status, body: (await response.json()) as Json }
+  if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    const events = (await response.text()).split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)) as Json)
+    return { status: response.status, body: events[0], events }
+  }
+  return { status: response.status, body: (await response.json()) as Json, events: [] as Json[] }
 }
 
 /** The SDK's request objects, from plain JSON through its own codecs. */
