@@ -5,7 +5,7 @@
 // also while parked; TOOL_RESULT_START records the remote context.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { callTool, createAgent, say, scriptedModel, type AgentEvent } from '../../lib/index.js'
+import { callTool, createAgent, memoryLog, say, scriptedModel, type AgentEvent } from '../../lib/index.js'
 import { a2aAgent, remoteContextOf } from '../../lib/a2a.js'
 import { startSdkServer, type Step } from './sdkServer.js'
 import { byId, sdkClient, taskJson } from '../server/a2a/helpers.js'
@@ -143,6 +143,26 @@ test('Stop while the lead waits for the remote\'s question: the remote task is c
     assert.is(resultOf(agent.log, 'r-1').end!.state, 'interrupted')
     await until(() => remote.cancels.length === 1)
     assert.is(remote.cancels[0], remote.received[0].taskId)
+  } finally {
+    await remote.close()
+  }
+})
+
+test('a crash while the remote streams: the next owner of the lead\'s log cancels the remote task it left running (found by the context its TOOL_RESULT_START names)', async () => {
+  const steps: Step[] = Array.from({ length: 50 }, (_, i) => [{ text: `w${i} ` }, { delay: 20 }]).flat() as Step[]
+  const remote = await startSdkServer(() => steps)
+  try {
+    const first = await lead(remote.url)
+    const run = first.reply('count')
+    await until(() => first.children()[0]?.log.some((e) => e.type === 'TEXT_BLOCK_DELTA'))
+    // What a crash leaves: the log as it was, its owner gone (this one is not asked to stop anything).
+    const cut = [...first.log]
+    assert.is(remote.cancels.length, 0)
+    const next = createAgent({ name: 'lead', log: memoryLog(cut), model: scriptedModel([]), tools: [await a2aAgent({ url: remote.url })] })
+    assert.is(next.state.status, 'idle', 'the cut reply is closed as interrupted')
+    await until(() => remote.cancels.length === 1)
+    assert.is(remote.cancels[0], remote.received[0].taskId)
+    await run.catch(() => undefined)
   } finally {
     await remote.close()
   }
