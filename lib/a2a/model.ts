@@ -11,8 +11,9 @@ import { defineTool } from '../agent/tools.js'
 import { outputText } from '../agent/text.js'
 import { cancelSoon, messageRequest, partsText, questionOf, resubscribe, send, TERMINAL_STATES, type Json, type MessageRequest, type Remote } from './remote.js'
 
-export const REMOTE_APPROVAL = 'remote_approval'
-export const REMOTE_INPUT = 'remote_input'
+import { REMOTE_APPROVAL, REMOTE_INPUT } from './names.js'
+
+export { REMOTE_APPROVAL, REMOTE_INPUT }
 
 const Question = z.object({
   question: z.string(),

@@ -59,6 +59,7 @@ test('an approval raised two processes away (lead → relay → worker) is answe
   const [call] = parked.waiting_for
   assert.is(call.name, 'remote_approval')
   assert.is(call.state, 'asking')
+  assert.match(JSON.parse(call.input).question, /remove\(\{"path":"\/x"\}\)/, 'the far question, relayed by the middle process')
   const done = await lead.approve(call)
   assert.is(done.text, 'All done.')
   const [far] = (await sessionsOf(c.url)).filter((id) => !before.has(id))

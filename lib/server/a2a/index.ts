@@ -119,12 +119,15 @@ const stream = async (ctx: A2aEndpoint, id: RpcId, run: TaskRun): Promise<Respon
     start(sink) {
       void (async () => {
         try {
-          for (let next = first; !next.done; next = await run.updates.next()) sink.send(envelope(id, { result: next.value }))
+          for (let next = first; !next.done; next = await run.updates.next()) {
+            if (!sink.send(envelope(id, { result: next.value })) && run.detachable) break
+          }
         } catch (error) {
           const { code, message, internal } = rpcError(error)
           if (internal) ctx.report(error)
           if (!sink.closed) sink.send(envelope(id, { error: { code, message } }))
         } finally {
+          if (run.detachable) await run.updates.return(undefined)
           run.release()
           sink.close()
         }

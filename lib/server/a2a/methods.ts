@@ -28,6 +28,8 @@ export interface TaskRun {
   view: { record: TaskRecord | null; waiting: Awaited<ReturnType<SessionHandle['waiting']>> }
   session_id: string
   release: () => void
+  /** The updates follow the log (an answer, a subscription): a reader that leaves may stop reading them; a new reply's own stream is drained instead. */
+  detachable: boolean
 }
 
 const optionalNumber = (value: unknown, name: string): number | undefined => {
@@ -90,7 +92,7 @@ export const sendMessage = async (ctx: A2aContext, params: Record<string, unknow
   const release = ctx.replies.acquire('process')
   const view: TaskRun['view'] = { record: null, waiting: [] }
   const events = handle.replyStream(msg) as AsyncIterable<AgentEvent>
-  return { updates: taskUpdates(handle, withUserMessage(msg, events), { user: msg }, view), view, session_id: handle.session_id, release, options }
+  return { updates: taskUpdates(handle, withUserMessage(msg, events), { user: msg }, view), view, session_id: handle.session_id, release, options, detachable: false }
 }
 
 /** The reply's own stream yields output events only: its user message goes first, as the log has it. */
@@ -111,7 +113,7 @@ const answer = async (ctx: A2aContext, taskId: string, contextId: string | undef
     const view: TaskRun['view'] = { record, waiting: [] }
     const events = iterate(handle.follow({ fromSeq: state.seq, descendants: true }))
     for (const a of answers) await give(handle, a)
-    return { updates: taskUpdates(handle, events, { record }, view), view, session_id: handle.session_id, release }
+    return { updates: taskUpdates(handle, events, { record }, view), view, session_id: handle.session_id, release, detachable: true }
   } catch (error) {
     release()
     throw error
@@ -135,10 +137,10 @@ export const subscribe = async (ctx: A2aContext, params: Record<string, unknown>
     const updates = (async function* () {
       yield { task: taskJson(handle.session_id, record, waiting) }
     })()
-    return { updates, view, session_id: handle.session_id, release }
+    return { updates, view, session_id: handle.session_id, release, detachable: true }
   }
   const events = iterate(handle.follow({ fromSeq: state.seq, descendants: true }))
-  return { updates: taskUpdates(handle, events, { record }, view), view, session_id: handle.session_id, release }
+  return { updates: taskUpdates(handle, events, { record }, view), view, session_id: handle.session_id, release, detachable: true }
 }
 
 export const getTask = async (ctx: A2aContext, params: Record<string, unknown>) => {

@@ -5,6 +5,7 @@
 import type { Block } from '../../core/messages.js'
 import type { WaitingCall } from '../../agent/text.js'
 import { RPC, RpcError } from './rpc.js'
+import { REMOTE_CALLS } from '../../a2a/names.js'
 
 export type A2aPart = { text: string; metadata?: unknown } | { data: unknown; metadata?: unknown; mediaType?: string }
 
@@ -97,10 +98,11 @@ export const answersOf = (parts: Record<string, unknown>[], waiting: readonly Wa
 const describeWaiting = (waiting: readonly WaitingCall[]) =>
   waiting.map((c) => `${c.id} (${c.name}, ${c.state === 'asking' ? 'approve or deny' : 'its result'})`).join(', ') || 'nothing'
 
-/** What a remote A2A call (a2aAgent) asks, when its call waits for the remote task's input. */
+/** What a remote A2A agent asks (an a2aAgent call waiting on remote_approval / remote_input: the question in its input). */
 const questionOf = (call: WaitingCall): string | undefined => {
-  const remote = (call as { metadata?: { remote?: { question?: unknown } } }).metadata?.remote
-  return typeof remote?.question === 'string' ? remote.question : undefined
+  if (!REMOTE_CALLS.has(call.name)) return undefined
+  const input = parseOr(call.input) as { question?: unknown } | null
+  return typeof input?.question === 'string' ? input.question : undefined
 }
 
 /** The status message parts of a task that waits: the `agentlog.waiting` data part, and the same in words. */
