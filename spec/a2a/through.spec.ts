@@ -1,0 +1,64 @@
+// Both halves at once, on real HTTP: an @a2a-js/sdk client drives an agentlog server whose lead
+// uses a2aAgent against an @a2a-js/sdk server. The far question reaches the near client as the
+// lead's INPUT_REQUIRED (a remote_input call with the question), the client's agentlog.answer
+// travels on to the far task, and CancelTask on the near task cancels the far one.
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { callTool, say, scriptedModel } from '../../lib/index.js'
+import { a2aAgent } from '../../lib/a2a.js'
+import { startServer } from '../server/helpers.js'
+import { byId, request, sdkClient, taskJson, text, type Json } from '../server/a2a/helpers.js'
+import { startSdkServer, type Step } from './sdkServer.js'
+
+const test = suite('a2a/through')
+
+const asksColor = (turn: number, answer: string): Step[] => (turn === 0 ? [{ text: 'Hmm. ' }, { ask: 'Which color?' }] : [{ text: `Painted ${answer}.` }])
+
+const near = async (farUrl: string) => {
+  const painter = await a2aAgent({ url: farUrl, name: 'painter' })
+  return startServer(() => ({
+  name: 'lead', tools: [painter],
+  model: scriptedModel([[...callTool('p-1', 'painter', { task: 'paint the door' })], [...say('The door is painted.')]]),
+  }), { a2a: true })
+}
+
+test('the far question is the near task\'s INPUT_REQUIRED; an agentlog.answer with the result reaches the far task; the near task completes', async () => {
+  const far = await startSdkServer(asksColor)
+  const server = await near(far.url)
+  try {
+    const client = await sdkClient(server.url)
+    const task = taskJson(await client.sendMessage(text('paint it')))
+    assert.is(task.status.state, 'TASK_STATE_INPUT_REQUIRED')
+    const waiting = task.status.message.parts.find((p: Json) => p.data)!.data
+    const [call] = waiting.calls
+    assert.is(call.name, 'remote_input')
+    assert.is(call.state, 'submitted')
+    assert.is(call.question, 'Which color?')
+    assert.is.not(call.session_id, task.contextId, 'it waits in the proxy\'s session')
+    const answer = { data: { kind: 'agentlog.answer', tool_call_id: call.id, session_id: call.session_id, result: 'green' } }
+    const done = taskJson(await client.sendMessage(request([answer], { taskId: task.id })))
+    assert.is(done.status.state, 'TASK_STATE_COMPLETED')
+    assert.is(done.status.message.parts[0].text, 'The door is painted.')
+    assert.equal(far.received.map((r) => r.text), ['paint the door', 'green'])
+  } finally {
+    await server.close()
+    await far.close()
+  }
+})
+
+test('CancelTask on the near task while it waits for the far question cancels the far task', async () => {
+  const far = await startSdkServer(asksColor)
+  const server = await near(far.url)
+  try {
+    const client = await sdkClient(server.url)
+    const task = taskJson(await client.sendMessage(text('paint it')))
+    assert.is(taskJson(await client.cancelTask(byId(task.id).cancel)).status.state, 'TASK_STATE_CANCELED')
+    for (let i = 0; i < 200 && far.cancels.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+    assert.equal(far.cancels, [far.received[0].taskId])
+  } finally {
+    await server.close()
+    await far.close()
+  }
+})
+
+test.run()
