@@ -17,8 +17,8 @@ const asksColor = (turn: number, answer: string): Step[] => (turn === 0 ? [{ tex
 const near = async (farUrl: string) => {
   const painter = await a2aAgent({ url: farUrl, name: 'painter' })
   return startServer(() => ({
-  name: 'lead', tools: [painter],
-  model: scriptedModel([[...callTool('p-1', 'painter', { task: 'paint the door' })], [...say('The door is painted.')]]),
+    name: 'lead', tools: [painter],
+    model: scriptedModel([[...callTool('p-1', 'painter', { task: 'paint the door' })], [...say('The door is painted.')]]),
   }), { a2a: true })
 }
 
