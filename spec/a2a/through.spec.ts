@@ -4,7 +4,11 @@
 // travels on to the far task, and CancelTask on the near task cancels the far one.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { callTool, say, scriptedModel } from '../../lib/index.js'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { callTool, createHub, say, scriptedModel } from '../../lib/index.js'
+import { directoryStore } from '../../lib/node.js'
 import { a2aAgent } from '../../lib/a2a.js'
 import { startServer } from '../server/helpers.js'
 import { byId, request, sdkClient, taskJson, text, type Json } from '../server/a2a/helpers.js'
@@ -57,6 +61,38 @@ test('CancelTask on the near task while it waits for the far question cancels th
     assert.equal(far.cancels, [far.received[0].taskId])
   } finally {
     await server.close()
+    await far.close()
+  }
+})
+
+test('a lead parked on the far question survives a restart of its hub: the answer, given after, reaches the far task', async () => {
+  const far = await startSdkServer(asksColor)
+  const dir = mkdtempSync(join(tmpdir(), 'agentlog-a2a-restart-'))
+  const painter = await a2aAgent({ url: far.url, name: 'painter' })
+  const agent = () => ({ name: 'lead', tools: [painter], model: scriptedModel([[...callTool('p-1', 'painter', { task: 'paint the door' })], [...say('The door is painted.')]]) })
+  try {
+    const first = createHub({ store: directoryStore(dir), agent })
+    const { session_id } = await first.create()
+    await first.session(session_id).reply('paint it')
+    await first.close()
+    // Another process (here: a new hub on the same directory) holds the session now.
+    const again = createHub({ store: directoryStore(dir), agent: () => ({ ...agent(), model: scriptedModel([[...say('The door is painted.')]]) }) })
+    try {
+      const [call] = await again.session(session_id).waiting()
+      assert.is(call.name, 'remote_input')
+      assert.is(JSON.parse(call.input).question, 'Which color?')
+      await again.session(session_id).submitResult(call.id, 'red')
+      for (let i = 0; i < 300 && (await again.session(session_id).state()).status !== 'idle'; i++) await new Promise((resolve) => setTimeout(resolve, 10))
+      const state = await again.session(session_id).state()
+      assert.is(state.status, 'idle')
+      assert.is(state.context.at(-1)!.finished_reason, 'completed')
+      assert.equal(far.received.map((r) => r.text), ['paint the door', 'red'])
+      assert.is(far.received[1].taskId, far.received[0].taskId)
+    } finally {
+      await again.close()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
     await far.close()
   }
 })
