@@ -146,4 +146,23 @@ test('a stream cut by the client does not stop the task; SubscribeToTask gives t
   }
 })
 
+test('several subscribers of a working task each get the task so far and everything after it', async () => {
+  const server = await startServer(chatty(20, 20), { a2a: true })
+  try {
+    const client = await sdkClient(server.url)
+    const started = taskJson(await client.sendMessage(request([{ text: 'hi' }], { returnImmediately: true })))
+    assert.is(started.status.state, 'TASK_STATE_WORKING', 'returnImmediately answers with the task at once')
+    const read = async () => {
+      const events: Json[] = []
+      for await (const event of client.resubscribeTask(byId(started.id).subscribe)) events.push(streamJson(event))
+      return artifactText(events[0].task) + events.filter((e) => e.artifactUpdate).map((e) => e.artifactUpdate.artifact.parts[0].text).join('')
+    }
+    const [a, b] = await Promise.all([read(), read()])
+    assert.is(a, FINAL)
+    assert.is(b, FINAL)
+  } finally {
+    await server.close()
+  }
+})
+
 test.run()
