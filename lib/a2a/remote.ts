@@ -16,7 +16,11 @@ export interface Remote {
 
 /** The client of the agent whose card is under `url` (the SDK's convention: /.well-known/agent-card.json). */
 export const connect = async (url: string, headers: Record<string, string> = {}): Promise<Remote> => {
-  const fetchImpl: typeof fetch = (input, init = {}) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), ...headers } })
+  const fetchImpl: typeof fetch = (input, init = {}) => {
+    const merged = new Headers(init.headers)
+    for (const [name, value] of Object.entries(headers)) merged.set(name, value)
+    return fetch(input, { ...init, headers: merged })
+  }
   const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl })], cardResolver: new DefaultAgentCardResolver({ fetchImpl }) })
   const client = await factory.createFromUrl(url)
   const card = await client.getAgentCard()

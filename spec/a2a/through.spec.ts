@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { callTool, createHub, say, scriptedModel } from '../../lib/index.js'
+import { callTool, createAgent, createHub, say, scriptedModel } from '../../lib/index.js'
 import { directoryStore } from '../../lib/node.js'
 import { a2aAgent } from '../../lib/a2a.js'
 import { startServer } from '../server/helpers.js'
@@ -93,6 +93,27 @@ test('a lead parked on the far question survives a restart of its hub: the answe
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
+    await far.close()
+  }
+})
+
+test('a far agentlog server with a token: a2aAgent\'s headers carry it; without them the call fails (401) and the lead goes on', async () => {
+  const token = 'far-token-0123'
+  const far = await startServer(() => ({ name: 'far', model: scriptedModel([[...say('Hello from far.')]], { onExhausted: 'repeat-last' }) }), { a2a: true, token })
+  try {
+    const leadWith = async (headers?: Record<string, string>) => createAgent({
+      name: 'lead', tools: [await a2aAgent({ url: far.url, name: 'far', ...(headers ? { headers } : {}) })],
+      model: scriptedModel([[...callTool('f-1', 'far', { task: 'hi' })], [...say('ok')]]),
+    })
+    const result = (agent: Awaited<ReturnType<typeof leadWith>>) => agent.state.context.at(-1)!.content.find((b) => b.type === 'tool_result')!
+    const allowed = await leadWith({ authorization: `Bearer ${token}` })
+    await allowed.reply('go')
+    assert.is(result(allowed).state, 'success')
+    assert.match(JSON.stringify(result(allowed).output), 'Hello from far.')
+    const refused = await leadWith()
+    assert.is((await refused.reply('go')).text, 'ok')
+    assert.is(result(refused).state, 'error')
+  } finally {
     await far.close()
   }
 })
