@@ -2,6 +2,7 @@
 import { interruptLatency } from './interrupt.js'
 import { memory } from './memory.js'
 import { otelCost } from './otel.js'
+import { reduxCost } from './redux.js'
 import { streaming } from './streaming.js'
 import { toolLoop } from './toolLoop.js'
 
@@ -10,4 +11,5 @@ await streaming()
 await interruptLatency()
 await toolLoop()
 await otelCost()
+await reduxCost()
 memory()

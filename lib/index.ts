@@ -1,6 +1,6 @@
 // agentlog's public API. It runs in a browser too; the Node-only file log is in `agentlog/node`.
 export { Agent, createAgent, DEFAULT_INTERRUPT_TEXT, type AgentOptions, type AgentInput } from './agent/agent.js'
-export type { ReplyOptions } from './agent/replyRun.js'
+export type { ReplyOptions } from './agent/replyOptions.js'
 export { outputText, textOf, withoutReminders, type Reply, type WaitingCall } from './agent/text.js'
 export { approveEvent, denyEvent, submitResultEvent, type ApproveOptions, type ExternalResult } from './agent/inputs.js'
 export { defineTool, type Tool, type ToolDefinition, type ToolContext, type ToolOutput, type ToolResultObject, type Permission, type JsonSchema, type CallerToolSpec } from './agent/tools.js'

@@ -9,66 +9,34 @@ import type { AgentDeps } from '../../effects/deps.js'
 import { interruptReply } from '../../effects/interruptReply.js'
 import { recordExternalResults } from '../../effects/recordExternalResults.js'
 import { startReply } from '../../effects/startReply.js'
-import { checkInput } from '../../reducers/guards.js'
 import { closeReply } from '../../reducers/interrupt.js'
 import { inPlaceReducer } from '../../reducers/inPlace.js'
 import { replay } from '../../reducers/root.js'
 import type { AgentState } from '../../reducers/state.js'
-import { systemClock, createEvent, type Clock } from '../core/clock.js'
-import { compactionSettings, type CompactionOptions } from './compaction.js'
+import { systemClock, createEvent } from '../core/clock.js'
+import { compactionSettings } from './compaction.js'
 import { AgentError, messageOf } from '../core/errors.js'
 import type { AgentEvent, OutputEvent } from '../core/events.js'
 import { memoryLog, type LogStore } from '../core/log.js'
 import { approveEvent, denyEvent, submitResultEvent, type ApproveOptions, type ExternalResult } from './inputs.js'
-import type { Block, Msg } from '../core/messages.js'
-import type { ChatModel } from '../models/model.js'
-import { admitInput, checkAgentOptions, checkReplyOptions, inputMetadata } from './options.js'
-import { ReplyRun, type ReplyOptions } from './replyRun.js'
+import { checkAgentOptions, checkReplyOptions } from './options.js'
+import { ReplyRun } from './replyRun.js'
+import type { ReplyOptions } from './replyOptions.js'
 import { asReply, type Reply } from './text.js'
 import { createStore, type Store } from '../core/store.js'
-import { checkOutputSchema, recordedOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsForOutput, type StructuredMsg } from './structuredOutput.js'
-import { callerTool, type Tool } from './tools.js'
+import { checkOutputSchema, type StructuredMsg } from './structuredOutput.js'
+import type { Tool } from './tools.js'
 import { descendantEvents$ } from '../subagents/descendants.js'
 import { flushChildText } from '../subagents/childText.js'
 import { childLinks } from '../subagents/links.js'
 import { reviveSubagents } from '../subagents/revive.js'
 import type { SubagentLogs } from '../subagents/childLogs.js'
 import { ownerOfCall, ownerOfReply, replyTreeUsage, treeRunning, treeWaitingFor, type CallRef } from '../subagents/tree.js'
-import { runtimeHintSettings, type RuntimeHintOptions } from './hints.js'
+import { runtimeHintSettings } from './hints.js'
+import { DEFAULT_INTERRUPT_TEXT, type AgentInput, type AgentOptions } from './agentOptions.js'
+import { ReplyPreparation } from './prepare.js'
 
-export const DEFAULT_INTERRUPT_TEXT = 'I notice the interruption. How can I help you?'
-
-export interface AgentOptions {
-  name: string
-  /** What the agent does, in a sentence (its A2A card's description when served with createServer({ a2a })). */
-  description?: string
-  sysPrompt?: string
-  model: ChatModel
-  tools?: Tool[]
-  /** Reasoning-acting rounds per reply before it ends with `exceed_max_iters` (default 50). */
-  maxIters?: number
-  /** Where the events go (default: in memory). An existing log is restored. */
-  log?: LogStore
-  session_id?: string
-  /** The text of the message an interrupted `reply()` resolves to. */
-  interruptText?: string
-  /** A zod object schema every reply ends with a value of (a reply's own `output` overrides it). */
-  output?: z.ZodType
-  /** Summarize the older context before a model call whose estimated input is over a limit. */
-  compaction?: CompactionOptions
-  /**
-   * Add a hint with the current time before a model call when the context has none, or an older
-   * one than `intervalHours` (AgentScope's runtime-state injection; off by default). The hint is a
-   * HINT_BLOCK in the log, so replay reads no clock.
-   */
-  runtimeHints?: boolean | RuntimeHintOptions
-  clock?: Clock
-  /** Where the logs of the sub-agents this agent's agent tools start go (a hub gives its store's sessions; default: in memory). */
-  subagentLogs?: SubagentLogs
-}
-
-/** A user message (a string, `{ role: 'user', content }` or a full Msg) or an input event. */
-export type AgentInput = string | { role: 'user' | 'system'; content: string | Block[]; name?: string } | Msg | AgentEvent
+export { DEFAULT_INTERRUPT_TEXT, type AgentInput, type AgentOptions } from './agentOptions.js'
 
 export class Agent {
   readonly name: string
@@ -84,10 +52,7 @@ export class Agent {
   private readonly deps: AgentDeps
   /** The agent's tools and, after them, the caller's tools of the current reply (ReplyOptions.externalTools). */
   private readonly tools: Map<string, Tool>
-  private callerToolNames: string[] = []
-  /** The agent's default structured output, and the one of the reply in progress (or the last). */
-  private readonly output: z.ZodType | null
-  private replyOutput: z.ZodType | null = null
+  private readonly preparation: ReplyPreparation
 
   constructor(options: AgentOptions) {
     checkAgentOptions(options)
@@ -103,9 +68,8 @@ export class Agent {
     this.subagentLogs = options.subagentLogs ?? null
     this.logStore = log
     this.tools = new Map(tools.map((t) => [t.name, t]))
-    this.output = options.output ?? null
     this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, runtimeHints, compaction, clock, host: this }
-    this.useOutput(this.output)
+    this.preparation = new ReplyPreparation(this.deps, this.tools, options.output ?? null, () => this.store)
     this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
     log.onFailure?.((error) => this.store.fail(error))
@@ -162,7 +126,7 @@ export class Agent {
   async reply(input: AgentInput, options: ReplyOptions = {}): Promise<Reply> {
     const run = this.start(input, options)
     for await (const _ of run) void _
-    const result = this.typedOutput(run.result())
+    const result = this.preparation.typedOutput(run.result())
     const { status, reply_id } = this.state
     // A reply that ran sub-agents reports the usage of its whole tree in its metadata.
     const tree_usage = result.finished_reason === 'completed' ? replyTreeUsage(result) : null
@@ -222,7 +186,7 @@ export class Agent {
     // A sub-agent's input (its reply id): dispatched there; this reply goes on with its result.
     const owner = this.descendantFor(input)
     if (owner) return owner.dispatch(input, options)
-    const event = this.prepare(input, options)
+    const event = this.preparation.prepare(input, options)
     if (event) this.store.dispatch(event)
   }
 
@@ -301,7 +265,7 @@ export class Agent {
 
   private start(input: AgentInput, options: ReplyOptions): ReplyRun {
     const owner = this.descendantFor(input)
-    const run = owner ? this.follow(owner, input as AgentEvent, options) : new ReplyRun(this, this.store, this.prepare(input, options), options)
+    const run = owner ? this.follow(owner, input as AgentEvent, options) : new ReplyRun(this, this.store, this.preparation.prepare(input, options), options)
     if (options.descendants) run.interleave(descendantEvents$(this))
     return run
   }
@@ -328,74 +292,6 @@ export class Agent {
     const activity = merge(this.events$, descendantEvents$(this)).subscribe(settle)
     settle()
     return run
-  }
-
-  /**
-   * Admits input and readies what the reply offers the model (the caller's tools, the structured
-   * output); returns the event to dispatch, or null for a no-op.
-   */
-  private prepare(input: AgentInput, options: ReplyOptions): AgentEvent | null {
-    checkReplyOptions(options)
-    if (options.output !== undefined) checkOutputSchema(options.output, 'reply')
-    const callerTools = options.externalTools?.map(callerTool)
-    const event = this.admit(input)
-    if (options.signal?.aborted) throw new AgentError('INVALID_OPTION', 'The signal passed to the reply is already aborted; nothing was started.')
-    if (callerTools) this.offerCallerTools(callerTools)
-    if (event?.type === 'USER_MESSAGE') this.useOutput(options.output ?? this.output)
-    else if (event) this.useOutput(this.resumedOutput())
-    const metadata = inputMetadata(options)
-    if (event && metadata) Object.assign(event.metadata, JSON.parse(JSON.stringify(metadata)))
-    // The output schema the reply asks for, so that a process that resumes it asks for the same value.
-    if (event?.type === 'USER_MESSAGE' && this.deps.outputSchema) event.metadata.output_schema = this.deps.outputSchema
-    return event
-  }
-
-  /**
-   * The structured output of the reply an input resumes: the schema its USER_MESSAGE recorded, as
-   * this process gave it when it started the reply (a zod schema says more than its JSON Schema),
-   * or rebuilt from the record in a process that did not; none when none was recorded.
-   */
-  private resumedOutput(): z.ZodType | null {
-    const recorded = this.store.peek((state) => (state.loop?.output_schema ? JSON.stringify(state.loop.output_schema) : null))
-    if (recorded === null) return null
-    if (this.replyOutput && JSON.stringify(this.deps.outputSchema) === recorded) return this.replyOutput
-    return recordedOutputSchema(JSON.parse(recorded) as Record<string, unknown>)
-  }
-
-  /** The message with its structured output (the output tool's arguments) parsed by this process's schema, so that its defaults and transforms apply. */
-  private typedOutput(msg: Msg): Msg {
-    if (!msg.structured_output || !this.replyOutput) return msg
-    try {
-      const parsed = this.replyOutput.safeParse(msg.structured_output)
-      return parsed.success ? { ...msg, structured_output: parsed.data as Record<string, unknown> } : msg
-    } catch {
-      return msg
-    }
-  }
-
-  /** Replaces the caller's tools of the previous reply with these (the agent's own tools keep their names). */
-  private offerCallerTools(callerTools: Tool[]): void {
-    for (const name of this.callerToolNames) this.tools.delete(name)
-    this.callerToolNames = callerTools.filter((t) => !this.tools.has(t.name)).map((t) => t.name)
-    for (const tool of callerTools) if (!this.tools.has(tool.name)) this.tools.set(tool.name, tool)
-  }
-
-  /** The tools and the structured output of the reply about to start or go on. */
-  private useOutput(schema: z.ZodType | null): void {
-    this.replyOutput = schema
-    this.deps.tools = toolsForOutput(this.tools, schema)
-    this.deps.output = schema ? STRUCTURED_OUTPUT_TOOL : null
-    // What the USER_MESSAGE records: the output tool's input schema, as the model is shown it.
-    this.deps.outputSchema = schema ? this.deps.tools.get(STRUCTURED_OUTPUT_TOOL)!.spec.input_schema as Record<string, unknown> : null
-  }
-
-  /** Validates input and checks it against the state; returns the event to dispatch, or null for a no-op. */
-  private admit(input: AgentInput): AgentEvent | null {
-    if (this.store.failure) throw this.store.failure
-    const event = admitInput(input, this.deps.clock)
-    const verdict = checkInput(this.state, event)
-    if (verdict instanceof AgentError) throw verdict
-    return verdict === 'noop' ? null : event
   }
 }
 

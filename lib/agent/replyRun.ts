@@ -3,54 +3,20 @@
 // early (return(), unsubscribe, the signal) stops the reply; by the time that call returns, the log
 // holds the closing events, because the interrupt runs synchronously in the store.
 import { Observable, type Subscription } from 'rxjs'
-import type { z } from 'zod'
 import { CommitGate } from '../core/commitGate.js'
 import { AbortError, ModelError, type AgentError } from '../core/errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from '../core/events.js'
 import type { Msg } from '../core/messages.js'
 import type { Store } from '../core/store.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
-import { structuredOutputOf } from '../../reducers/structuredOutput.js'
-import { OUTPUT_DONE_TEXT } from './structuredOutput.js'
 import type { AgentState } from '../../reducers/state.js'
-import type { CallerToolSpec } from './tools.js'
-import type { TraceContext } from '../otel/traceparent.js'
-
-export interface ReplyOptions {
-  /** Aborting it interrupts the reply; the stream then yields the closing events and ends. */
-  signal?: AbortSignal
-  /** Make `reply()` reject with an AbortError on an interrupted reply (after the cleanup) instead of resolving. */
-  rejectOnInterrupt?: boolean
-  /** A zod object schema the reply ends with a value of (see `Agent.reply`); overrides the agent's default. */
-  output?: z.ZodType
-  /**
-   * Tools the caller executes, offered to the model from this reply on (replacing those of an earlier
-   * reply); a call to one parks the reply with REQUIRE_EXTERNAL_EXECUTION. The agent's own tools win a name clash.
-   */
-  externalTools?: CallerToolSpec[]
-  /** JSON recorded in the input event's `metadata` (a trace id, the id of the request it answers). */
-  metadata?: Record<string, unknown>
-  /** Yield the events of the agent's sub-agents too (agentTool), interleaved, each tagged with its `metadata.session_id`. */
-  descendants?: boolean
-  /** The W3C trace context the reply continues (a `traceparent` header), recorded on the input event as `metadata.trace_context`; agentlog/otel's spans hang under it. */
-  traceContext?: TraceContext
-}
+import type { ReplyHost, ReplyOptions } from './replyOptions.js'
+import { endedReplyMsg, lastEndOf } from './replyEnd.js'
 
 /** The output events after which a reply can be paused (the reducers derive the status there). */
 const mayPause: ReadonlySet<string> = new Set(['REQUIRE_USER_CONFIRM', 'REQUIRE_EXTERNAL_EXECUTION', 'TOOL_RESULT_START', 'TOOL_RESULT_END'])
 
-
-/** What a reply run needs of its agent (an `Agent`; structural, so this module imports no agent). */
-export interface ReplyHost {
-  readonly name: string
-  readonly interruptText: string
-  readonly log: readonly AgentEvent[]
-  /** The log commits after its append returns (a durable store): events are delivered once committed. */
-  readonly commitsAfterAppend: boolean
-  flush(): Promise<void>
-  cancel(reply_id: string): void
-  interrupt(): Promise<void>
-}export class ReplyRun implements AsyncIterable<OutputEvent> {
+export class ReplyRun implements AsyncIterable<OutputEvent> {
   private reply_id: string | null
   private readonly buffer: OutputEvent[] = []
   private read = 0
@@ -274,33 +240,3 @@ export interface ReplyHost {
     return endedReplyMsg(end, selectEndedReply(state, end.reply_id), this.agent.name, this.agent.interruptText)!
   }
 }
-
-/** The REPLY_END of reply `reply_id`, searching the log from its end. */
-const lastEndOf = (log: readonly AgentEvent[], reply_id: string): ReplyEndEvent | undefined => {
-  for (let i = log.length - 1; i >= 0; i--) {
-    const event = log[i]
-    if (event.type === 'REPLY_END' && event.reply_id === reply_id) return event
-  }
-  return undefined
-}
-
-/** What reply() resolves to when the maximum iterations end a reply (AgentScope's text). */
-export const EXCEEDED_TEXT = 'The maximum reasoning-acting iterations are exceeded.'
-
-/**
- * What reply() resolves to once a reply ended without an error, as AgentScope: a notice for an
- * interrupt (`interruptText`), for exceeded iterations, and for a structured output (the value in its
- * `structured_output`); otherwise the reply's message from the context (`msg`).
- */
-export const endedReplyMsg = (end: ReplyEndEvent, msg: Msg | undefined, name: string, interruptText: string): Msg | undefined => {
-  if (end.finished_reason === 'interrupted') return noticeMsg(end, name, interruptText)
-  if (end.finished_reason === 'exceed_max_iters') return noticeMsg(end, name, EXCEEDED_TEXT)
-  const value = msg ? structuredOutputOf(msg) : null
-  return value ? noticeMsg(end, name, OUTPUT_DONE_TEXT, value) : msg
-}
-
-const noticeMsg = (end: ReplyEndEvent, name: string, text: string, structured_output: Record<string, unknown> | null = null): Msg => ({
-  id: end.reply_id, name, role: 'assistant', metadata: {}, created_at: end.created_at,
-  content: [{ type: 'text', id: `${end.reply_id}-${end.finished_reason}`, text, created_at: end.created_at, finished_at: end.created_at }],
-  usage: null, finished_at: end.created_at, finished_reason: end.finished_reason, structured_output, error: null,
-})

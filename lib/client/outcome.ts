@@ -7,7 +7,7 @@ import type { AgentState } from '../../reducers/state.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
 import { AbortError, AgentError, ModelError } from '../core/errors.js'
 import type { AgentEvent, ReplyEndEvent } from '../core/events.js'
-import { endedReplyMsg } from '../agent/replyRun.js'
+import { endedReplyMsg } from '../agent/replyEnd.js'
 import { asReply, type Reply } from '../agent/text.js'
 
 export interface OutcomeOptions {

@@ -12,43 +12,22 @@ import { BehaviorSubject, Observable, type Subject } from 'rxjs'
 import type { AgentState } from '../../reducers/state.js'
 import { DEFAULT_INTERRUPT_TEXT, type AgentInput } from '../agent/agent.js'
 import { SYNC_POINTS } from '../core/commitGate.js'
-import { AgentError, describe } from '../core/errors.js'
+import { AgentError } from '../core/errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent } from '../core/events.js'
 import type { Reply } from '../agent/text.js'
 import { FoldedLog } from './foldedLog.js'
 import { Follower, type RemoteConnection } from './follower.js'
 import { replyOutcome } from './outcome.js'
 import { receivedEvent } from './received.js'
-import { DEFAULT_MAX_LINE_BYTES, readSse, responseError } from './sse.js'
+import { DEFAULT_MAX_LINE_BYTES, readSse } from './sse.js'
+import { checkRemoteOptions, type RemoteAgentOptions, type RemoteReplyOptions } from './options.js'
+import { Transport } from './transport.js'
 import { isDescendantMessage, newTrack, takeDescendant, type ReplyTrack } from './track.js'
 import { resumeTree, type TreeSource } from './treeResume.js'
+import { replyFromLog } from './fromLog.js'
 
 export type { RemoteConnection } from './follower.js'
-
-export interface RemoteAgentOptions {
-  /** The server's base URL, e.g. http://127.0.0.1:8787 */
-  url: string
-  session: string
-  token?: string
-  fetch?: typeof globalThis.fetch
-  /** What `reply()` resolves to on an interrupted reply, as a local agent's `interruptText`; default DEFAULT_INTERRUPT_TEXT. */
-  interruptText?: string
-  /** The longest line of an event stream accepted, in bytes (default 16 MiB); a longer one ends the stream with TOO_LARGE. */
-  maxLineBytes?: number
-}
-
-export interface RemoteReplyOptions {
-  /** Aborting it asks the server to interrupt the reply and ends the stream as soon as the server has done so. */
-  signal?: AbortSignal
-  /** Make `reply()` reject with an AbortError on an interrupted reply instead of resolving. */
-  rejectOnInterrupt?: boolean
-  /**
-   * Yield the events of the session's sub-agents (agentTool) too, interleaved as they happen, each
-   * tagged with its `metadata.session_id`, as a local agent's `replyStream` does; `state` and `log`
-   * keep only the session's own events.
-   */
-  descendants?: boolean
-}
+export type { RemoteAgentOptions, RemoteReplyOptions } from './options.js'
 
 export class RemoteAgent {
   readonly session_id: string
@@ -59,32 +38,31 @@ export class RemoteAgent {
   private readonly follower: Follower
   /** The session's events with its sub-agents', for the rest of a cut reply stream asked with `descendants`. */
   private readonly tree: TreeSource
-  private readonly base: string
-  private readonly fetch: typeof globalThis.fetch
+  private readonly transport: Transport
   private readonly maxLineBytes: number
   private readonly interruptText: string
 
-  constructor(private readonly options: RemoteAgentOptions) {
-    if (typeof options?.url !== 'string' || typeof options.session !== 'string' || !options.session)
-      throw new AgentError('INVALID_OPTION', 'remoteAgent needs { url, session }: the server URL and a session id (POST /sessions makes one).')
-    if (options.interruptText !== undefined && typeof options.interruptText !== 'string')
-      throw new AgentError('INVALID_OPTION', `remoteAgent: interruptText must be a string; received ${describe(options.interruptText)}.`)
-    if (options.maxLineBytes !== undefined && !(Number.isSafeInteger(options.maxLineBytes) && options.maxLineBytes > 0))
-      throw new AgentError('INVALID_OPTION', `remoteAgent: maxLineBytes must be a whole number of bytes above 0; received ${describe(options.maxLineBytes)}.`)
+  constructor(options: RemoteAgentOptions) {
+    checkRemoteOptions(options)
     this.session_id = options.session
-    this.base = `${options.url.replace(/\/$/, '')}/sessions/${encodeURIComponent(options.session)}`
-    this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis)
+    this.transport = new Transport({
+      base: `${options.url.replace(/\/$/, '')}/sessions/${encodeURIComponent(options.session)}`,
+      token: options.token,
+      fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+      ending: this.ending.signal,
+      failure: () => this.failure,
+    })
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
     this.interruptText = options.interruptText ?? DEFAULT_INTERRUPT_TEXT
     this.folded = new FoldedLog(() => this.follower.hold())
     this.follower = new Follower({
-      open: async (signal) => readSse(await this.send('GET', `/events?from_seq=${this.folded.entries.length}`, undefined, signal), { maxLineBytes: this.maxLineBytes }),
+      open: async (signal) => readSse(await this.transport.send('GET', `/events?from_seq=${this.folded.entries.length}`, undefined, signal), { maxLineBytes: this.maxLineBytes }),
       apply: (message) => this.folded.apply(receivedEvent(message)),
       fail: (error) => this.fail(error),
     }, this.connection)
     this.tree = {
       session_id: this.session_id,
-      open: async (fromSeq, signal) => readSse(await this.send('GET', `/events?descendants=1&from_seq=${fromSeq}`, undefined, signal), { maxLineBytes: this.maxLineBytes, signal }),
+      open: async (fromSeq, signal) => readSse(await this.transport.send('GET', `/events?descendants=1&from_seq=${fromSeq}`, undefined, signal), { maxLineBytes: this.maxLineBytes, signal }),
       states: this.folded.states,
       reach: (seq) => this.reach(seq),
     }
@@ -101,7 +79,7 @@ export class RemoteAgent {
 
   /** Resolves with the state once every event the server had when called is folded here. */
   async sync(): Promise<AgentState> {
-    const { seq } = (await this.call('GET', '')) as AgentState
+    const { seq } = (await this.transport.call('GET', '')) as AgentState
     await this.reach(seq)
     return this.state
   }
@@ -181,7 +159,7 @@ export class RemoteAgent {
     options.signal?.addEventListener('abort', onAbort)
     this.ending.signal.addEventListener('abort', onEnd)
     try {
-      const response = await this.send('POST', '/replies', { input, ...(options.descendants && { descendants: true }) })
+      const response = await this.transport.send('POST', '/replies', { input, ...(options.descendants && { descendants: true }) })
       started = true
       if (track.stopped) interrupt()
       try {
@@ -221,7 +199,7 @@ export class RemoteAgent {
       // or pause; a bad event there ends the stream with its code, as in the reply stream.
       if (!ended && !stop.signal.aborted) {
         try {
-          ended = options.descendants ? yield* resumeTree(this.tree, track, stop.signal) : yield* this.replyFromLog(track, true)
+          ended = options.descendants ? yield* resumeTree(this.tree, track, stop.signal) : yield* replyFromLog(this.folded, track, true)
         } catch (error) {
           failed = true
           throw error
@@ -230,7 +208,7 @@ export class RemoteAgent {
       if (!ended) {
         // Stopped: the closing events, once the followed log holds what the server had when it answered.
         if (stoppedAt > track.seq) await this.reach(stoppedAt)
-        yield* this.replyFromLog(track, false)
+        yield* replyFromLog(this.folded, track, false)
       }
       ended = true
       await this.reach(track.seq)
@@ -245,23 +223,6 @@ export class RemoteAgent {
       if (started && !ended && !failed && !track.stopped) await this.interrupt().catch(() => {})
       else if (ended && !failed) await this.reach(track.seq).catch(() => {})
       release()
-    }
-  }
-
-  /** The rest of `track`'s reply after its seq but the events it yielded since, as the followed log holds it (to its end or pause); waiting for more only with `wait`. */
-  private async *replyFromLog(track: ReplyTrack, wait: boolean): AsyncGenerator<OutputEvent, true> {
-    for (;;) {
-      while (track.seq < this.folded.entries.length) {
-        const event = this.folded.entries[track.seq++]
-        if (!isOutputEvent(event) || event.reply_id !== track.reply_id || track.since.has(event.id)) continue
-        track.last = Math.max(track.last, track.seq)
-        yield event
-        if (event.type === 'REPLY_END') return true
-      }
-      // Paused again: once the state has folded every event yielded (not an earlier pause of this reply).
-      const { status, reply_id, seq } = this.state
-      if (!wait || (status === 'paused' && reply_id === track.reply_id && seq >= track.last)) return true
-      await this.reach(track.seq + 1)
     }
   }
 
@@ -287,36 +248,12 @@ export class RemoteAgent {
 
   /** Asks the server to interrupt; resolves with the seq its log had reached once the reply ended. */
   private async interruptAt(): Promise<number> {
-    const answer = (await this.call('POST', '/interrupt', {})) as { seq?: unknown }
+    const answer = (await this.transport.call('POST', '/interrupt', {})) as { seq?: unknown }
     return typeof answer.seq === 'number' ? answer.seq : 0
   }
 
   private async input(body: unknown): Promise<AgentEvent[]> {
-    return ((await this.call('POST', '/input', body)) as { events: AgentEvent[] }).events
-  }
-
-  private async call(method: string, path: string, body?: unknown): Promise<unknown> {
-    const response = await this.send(method, path, body)
-    try {
-      return await response.json()
-    } catch (error) {
-      throw this.failure ?? new AgentError('INTERNAL', `The server's answer to ${method} ${path || '/'} is not JSON: ${describe(error)}.`)
-    }
-  }
-
-  private async send(method: string, path: string, body?: unknown, signal: AbortSignal = this.ending.signal): Promise<Response> {
-    if (this.failure) throw this.failure
-    const headers: Record<string, string> = { accept: 'application/json, text/event-stream' }
-    if (body !== undefined) headers['content-type'] = 'application/json'
-    if (this.options.token) headers.authorization = `Bearer ${this.options.token}`
-    let response: Response
-    try {
-      response = await this.fetch(`${this.base}${path}`, { method, headers, signal, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) })
-    } catch (error) {
-      throw this.failure ?? error
-    }
-    if (!response.ok) throw await responseError(response)
-    return response
+    return ((await this.transport.call('POST', '/input', body)) as { events: AgentEvent[] }).events
   }
 
   /** Ends this client with `error`: every waiting call rejects with it, later calls too, and the requests in flight are aborted. */

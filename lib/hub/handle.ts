@@ -5,7 +5,7 @@
 import { defer, mergeAll, type Observable } from 'rxjs'
 import type { AgentEvent, OutputEvent } from '../core/events.js'
 import type { Msg } from '../core/messages.js'
-import type { ReplyOptions } from '../agent/replyRun.js'
+import type { ReplyOptions } from '../agent/replyOptions.js'
 import type { AgentInput } from '../agent/agent.js'
 import type { AgentState } from '../../reducers/state.js'
 import { toMessage } from './commands.js'

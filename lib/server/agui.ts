@@ -15,7 +15,7 @@ import { publicError, readJson } from './http.js'
 import { checkInputSize, type counter, type ServerLimits } from './limits.js'
 import { SSE_HEADERS, sseStream, type SseSink } from './sse.js'
 import { traceOptions } from './trace.js'
-import type { ReplyOptions } from '../agent/replyRun.js'
+import type { ReplyOptions } from '../agent/replyOptions.js'
 import type { AgentState } from '../../reducers/state.js'
 
 export interface AgUiContext {
