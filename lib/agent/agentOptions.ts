@@ -14,6 +14,8 @@ export const DEFAULT_INTERRUPT_TEXT = 'I notice the interruption. How can I help
 
 export interface AgentOptions {
   name: string
+  /** What the agent does, in a sentence (its A2A card's description when served with createServer({ a2a })). */
+  description?: string
   sysPrompt?: string
   model: ChatModel
   tools?: Tool[]

@@ -7,6 +7,7 @@
 // (prefer AGENTLOG_TOKEN to --token: a command line is visible to other local users), and an empty
 // one is an error, not "no token". Without a token only loopback Host names (and --allow-host) are served.
 // The web page (dist/web) is served at /; it loads images only from its origin and data: unless --remote-images.
+// --a2a serves each agent over A2A 1.0 too (lib/server/a2a: the card from the --agent module).
 // --otlp URL sends every reply's spans (agentlog/otel, sub-agents included) to an OTLP/HTTP collector
 // as they run (traces only; the OpenTelemetry SDK must be installed).
 import { createRequire } from 'node:module'
@@ -74,13 +75,13 @@ const scriptedAgent: AgentFactory = () => ({
 })
 
 export const serve: Command = {
-  summary: 'Serve agents over HTTP: the native event API and AG-UI 1.0.',
-  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… | nats://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--allow-host NAME]... [--remote-images] [--otlp http://host:4318 [--service NAME]] [--token T, better AGENTLOG_TOKEN=T]',
+  summary: 'Serve agents over HTTP: the native event API and AG-UI 1.0 (and A2A 1.0 with --a2a).',
+  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… | nats://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--allow-host NAME]... [--remote-images] [--a2a] [--otlp http://host:4318 [--service NAME]] [--token T, better AGENTLOG_TOKEN=T]',
   async run(args, io) {
     const { values } = parse(args, {
       agent: { type: 'string' }, scripted: { type: 'boolean' }, store: { type: 'string' },
       port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' }, schema: { type: 'string' },
-      'allow-host': { type: 'string', multiple: true }, 'remote-images': { type: 'boolean' }, otlp: { type: 'string' }, service: { type: 'string' },
+      'allow-host': { type: 'string', multiple: true }, 'remote-images': { type: 'boolean' }, a2a: { type: 'boolean' }, otlp: { type: 'string' }, service: { type: 'string' },
     }, [])
     if (!values.agent === !values.scripted) throw new UsageError('give --agent ./module.ts or --scripted (one of them)')
     const port = Number(values.port ?? 8787)
@@ -102,7 +103,7 @@ export const serve: Command = {
       await hub.close()
       throw error
     })
-    const listening = await listen(withWebPage(createServer({ hub, page: { store, agent }, ...(token ? { token } : {}), ...(hosts ? { hosts } : {}) }), { remoteImages: values['remote-images'] === true }), { port, host: (values.host as string | undefined) ?? '127.0.0.1' })
+    const listening = await listen(withWebPage(createServer({ hub, page: { store, agent }, ...(values.a2a ? { a2a: true } : {}), ...(token ? { token } : {}), ...(hosts ? { hosts } : {}) }), { remoteImages: values['remote-images'] === true }), { port, host: (values.host as string | undefined) ?? '127.0.0.1' })
       .catch(async (error: unknown) => {
         await tracing?.stop()
         await hub.close()
@@ -111,6 +112,7 @@ export const serve: Command = {
     io.out(`agentlog serve: listening on ${listening.url}${token ? ' (bearer token required)' : ''}`)
     if (tracing) io.out(`agentlog serve: sending traces to ${tracing.url}`)
     io.out(`agentlog serve: the web page is at ${listening.url}/`)
+    if (values.a2a) io.out(`agentlog serve: A2A 1.0 at ${listening.url}/a2a (card: ${listening.url}/.well-known/agent-card.json)`)
     await new Promise<void>((done) => {
       process.once('SIGINT', done)
       process.once('SIGTERM', done)

@@ -178,6 +178,7 @@ export const createHub = (options: HubOptions): Hub => {
   const sweeper = sweepMs !== false && store.orphans ? startSweeper(sweepMs, () => store.orphans!({ limit: SWEEP_BATCH }), reclaim) : null
 
   return {
+    agent: options.agent,
     create: (o) => store.create(o),
     list: (o) => store.list(o),
     session: (session_id) => sessionHandle(core, checkSessionId(session_id)),

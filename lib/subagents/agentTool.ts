@@ -55,6 +55,8 @@ export interface AgentToolOptions<I extends z.ZodType> {
    * is gathered into one chunk per interval (default 16, one frame; 0: one chunk per event-loop turn).
    */
   textIntervalMs?: number
+  /** More metadata for each call's TOOL_RESULT_START, made from the child's session id (a2aAgent records its remote context there). */
+  startMetadata?: (child_session_id: string) => Record<string, unknown>
 }
 
 /** The reminder the parent's model reads when the user stopped the sub-agent alone. */
@@ -90,7 +92,10 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
   }
   const tool = defineTool({
     name, description, input, concurrencySafe: options.concurrencySafe, permission: options.permission,
-    startMetadata: (_call, clock) => ({ child_session_id: clock.id() }),
+    startMetadata: (_call, clock) => {
+      const child_session_id = clock.id()
+      return { ...options.startMetadata?.(child_session_id), child_session_id }
+    },
     execute: (value, context) => runChild(name, () => newChild(value, context), prompt(value), output, maxDepth, context, textIntervalMs),
   })
   // A parked child reopened from its log: linked and watched again, or (its reply ended meanwhile:
