@@ -7,7 +7,8 @@
 // child's end answers it (see parkedCall.ts).
 import { z } from 'zod'
 import { Agent, createAgent, type AgentOptions } from '../agent/agent.js'
-import { AgentError } from '../core/errors.js'
+import { AgentError, describe } from '../core/errors.js'
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import type { ReplyEndEvent } from '../core/events.js'
 import { defineTool, type Permission, type Tool, type ToolContext, type ToolOutput, type ToolResultObject } from '../agent/tools.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
@@ -61,9 +62,16 @@ export interface AgentToolOptions<I extends z.ZodType> {
 export const subagentStoppedReminder = (name: string) =>
   `<system-reminder>The sub-agent "${name}" was stopped by the user before it finished. Ask the user what should happen to the task.</system-reminder>`
 
+const AGENT_TOOL_KEYS = optionKeys<AgentToolOptions<z.ZodType>>({
+  name: true, description: true, agent: true, input: true, prompt: true, output: true, maxDepth: true, concurrencySafe: true,
+  permission: true, log: true, textIntervalMs: true,
+})
+
 export function agentTool<I extends z.ZodType>(options: AgentToolOptions<I> & { input: I }): Tool<I>
 export function agentTool(options: AgentToolOptions<typeof TaskInput>): Tool<typeof TaskInput>
 export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
+  if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `agentTool expects options { name, description, agent }; received ${describe(options)}.`)
+  checkKnownKeys(typeof options.name === 'string' ? `agentTool("${options.name}")` : 'agentTool', options, AGENT_TOOL_KEYS)
   const { name, description, input = TaskInput, output, maxDepth = DEFAULT_MAX_DEPTH } = options
   if (typeof options.agent !== 'function' && (typeof options.agent !== 'object' || options.agent === null))
     throw new AgentError('INVALID_OPTION', `agentTool("${name}"): agent must be the sub-agent's options ({ name, model, tools, ... }) or a function of the input returning them.`)
