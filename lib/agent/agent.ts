@@ -68,7 +68,7 @@ export class Agent {
     this.subagentLogs = options.subagentLogs ?? null
     this.logStore = log
     this.tools = new Map(tools.map((t) => [t.name, t]))
-    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, runtimeHints, compaction, clock, host: this }
+    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, maxCallsPerResponse: options.maxCallsPerResponse, runtimeHints, compaction, clock, host: this }
     this.preparation = new ReplyPreparation(this.deps, this.tools, options.output ?? null, () => this.store)
     this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)

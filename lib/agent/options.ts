@@ -18,7 +18,7 @@ const fail = (code: 'INVALID_OPTION' | 'INVALID_INPUT', message: string): never 
 /** The options createAgent knows (AgentOptions); any other key is refused as a typo. */
 export const AGENT_OPTION_KEYS = optionKeys<AgentOptions>({
   name: true, sysPrompt: true, model: true, tools: true, maxIters: true, log: true, session_id: true, interruptText: true,
-  output: true, compaction: true, runtimeHints: true, clock: true, subagentLogs: true,
+  output: true, compaction: true, runtimeHints: true, clock: true, subagentLogs: true, maxCallsPerResponse: true,
 })
 
 /** The options a reply knows (ReplyOptions). */
@@ -37,6 +37,8 @@ export const checkAgentOptions = (options: unknown): void => {
   if (o.sysPrompt !== undefined && typeof o.sysPrompt !== 'string') fail('INVALID_OPTION', `createAgent: sysPrompt must be a string; received ${describe(o.sysPrompt)}.`)
   if (o.maxIters !== undefined && !(Number.isInteger(o.maxIters) && (o.maxIters as number) >= 1))
     fail('INVALID_OPTION', `createAgent: maxIters must be a whole number of at least 1; received ${describe(o.maxIters)}.`)
+  if (o.maxCallsPerResponse !== undefined && !(Number.isInteger(o.maxCallsPerResponse) && (o.maxCallsPerResponse as number) >= 1))
+    fail('INVALID_OPTION', `createAgent: maxCallsPerResponse must be a whole number of at least 1; received ${describe(o.maxCallsPerResponse)}.`)
   if (o.tools !== undefined) {
     if (!Array.isArray(o.tools)) fail('INVALID_OPTION', `createAgent: tools must be an array of defineTool(...) results; received ${describe(o.tools)}.`)
     const names = new Set<string>()
