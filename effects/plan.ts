@@ -14,6 +14,7 @@ import type { ToolCallBlock } from '../lib/core/messages.js'
 import type { ToolChoice } from '../lib/models/model.js'
 import { outputReminder, outputValidationError, STRUCTURED_OUTPUT_GRACE_ITERS } from '../lib/agent/structuredOutput.js'
 import type { Permission, Tool } from '../lib/agent/tools.js'
+import { schemaIssueText } from '../lib/agent/schemaIssue.js'
 import { isAdvanceable, isDeniedByUser, selectRoundCalls, selectRunningResults } from '../reducers/selectors.js'
 import type { AgentState } from '../reducers/state.js'
 
@@ -79,11 +80,13 @@ export const planNextStep = (state: AgentState, { tools, maxIters, output = null
   const askedTools = new Set<string>()
   const actions: Action[] = []
   const running = selectRunningResults(state)
+  // The user's denials are answered first, as AgentScope answers them on receiving the confirmation, before it runs anything.
+  const denials: Action[] = []
   for (const call of batch) {
     if (call.state === 'finished' || call.state === 'submitted' || (call.state === 'allowed' && running.has(call.id))) continue
     if (call.state === 'pending' && awaiting) continue
     if (isDeniedByUser(state, call.id)) {
-      actions.push({ kind: 'answer', call, state: 'denied', text: denialText(call.name, loop.denial_reasons?.[call.id]) })
+      denials.push({ kind: 'answer', call, state: 'denied', text: denialText(call.name, loop.denial_reasons?.[call.id]) })
       continue
     }
     if (call.state === 'asking') continue
@@ -94,7 +97,7 @@ export const planNextStep = (state: AgentState, { tools, maxIters, output = null
     }
     const parsed = parseInput(tool, call.input)
     if (!parsed.ok) {
-      actions.push({ kind: 'answer', call, state: 'error', text: call.name === output ? outputValidationError(parsed.issues ?? parsed.error) : parsed.error })
+      actions.push({ kind: 'answer', call, state: 'error', text: call.name === output ? outputValidationError(parsed.issue ?? parsed.error) : parsed.error })
       continue
     }
     const permission = decide(state, tool, call, parsed.input)
@@ -107,7 +110,7 @@ export const planNextStep = (state: AgentState, { tools, maxIters, output = null
     else if (tool.external) actions.push({ kind: 'submit', call })
     else actions.push({ kind: 'run', call, tool, input: parsed.input })
   }
-  return actions
+  return denials.length ? [...denials, ...actions] : actions
 }
 
 /** Batches of a round: consecutive concurrency-safe calls together, every other call alone. */
@@ -128,7 +131,7 @@ const firstOpenBatch = (round: ToolCallBlock[], tools: ReadonlyMap<string, Tool>
 /** Tool arguments longer than this are refused before parsing (1 MB of JSON). */
 const MAX_ARGUMENTS_LENGTH = 1 << 20
 
-type Parsed = { ok: true; input: unknown } | { ok: false; error: string; issues?: string }
+type Parsed = { ok: true; input: unknown } | { ok: false; error: string; issue?: string }
 
 const parseInput = (tool: Tool, raw: string): Parsed => {
   if (raw.length > MAX_ARGUMENTS_LENGTH || jsonDepth(raw) > MAX_JSON_DEPTH)
@@ -148,7 +151,7 @@ const parseInput = (tool: Tool, raw: string): Parsed => {
   }
   if (result.success) return { ok: true, input: result.data }
   const issues = result.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')
-  return { ok: false, error: `Error: invalid arguments for "${tool.name}": ${issues}. Fix them and call the tool again.`, issues }
+  return { ok: false, error: `Error: invalid arguments for "${tool.name}": ${issues}. Fix them and call the tool again.`, issue: schemaIssueText(result.error.issues[0], json) }
 }
 
 /**
