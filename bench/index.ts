@@ -1,4 +1,5 @@
 // `npm run bench`: prints figures and ratios; asserts nothing about time.
+import { fanOut } from './fanOut.js'
 import { interruptLatency } from './interrupt.js'
 import { memory } from './memory.js'
 import { otelCost } from './otel.js'
@@ -10,6 +11,7 @@ console.log(`agentlog benchmarks on Node ${process.version}, ${(await import('no
 await streaming()
 await interruptLatency()
 await toolLoop()
+await fanOut()
 await otelCost()
 await reduxCost()
 memory()

@@ -21,6 +21,11 @@ export interface AgentOptions {
   tools?: Tool[]
   /** Reasoning-acting rounds per reply before it ends with `exceed_max_iters` (default 50). */
   maxIters?: number
+  /**
+   * The tool calls of one model response that are run (default 100); each call past it gets an
+   * `error` result saying so (LIMIT_REACHED), which the model reads, and nothing runs for it.
+   */
+  maxCallsPerResponse?: number
   /** Where the events go (default: in memory). An existing log is restored. */
   log?: LogStore
   session_id?: string

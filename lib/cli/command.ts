@@ -4,6 +4,7 @@
 import { statSync } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { AgentError } from '../core/errors.js'
+import { closest } from '../core/strictOptions.js'
 import type { AgentEvent } from '../core/events.js'
 import { fileError } from '../stores/file/ioError.js'
 import { readLogFile } from '../stores/file/read.js'
@@ -42,11 +43,19 @@ export const parse = (args: string[], options: NonNullable<ParseArgsConfig['opti
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true })
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    throw new UsageError(unknownFlag(error, Object.keys(options)) ?? (error as Error).message)
   }
   if (parsed.positionals.length !== positionals.length)
     throw new UsageError(`expected ${positionals.join(' ')}; received ${parsed.positionals.length ? parsed.positionals.join(' ') : 'nothing'}`)
   return parsed
+}
+
+/** parseArgs' refusal of an unknown flag, said with the closest known flag (`--idleMS`: did you mean `--idle-ms`?). */
+const unknownFlag = (error: unknown, known: string[]): string | null => {
+  const flag = (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-{1,2}[^'=]+)/.exec((error as Error).message)?.[1] : undefined
+  if (!flag) return null
+  const near = closest(flag.replace(/^-+/, ''), known)
+  return `unknown option ${flag}.${near ? ` Did you mean --${near}?` : ''} Known: ${known.map((k) => `--${k}`).join(', ')}.`
 }
 
 /** A whole number option, or undefined when it is absent. */

@@ -5,6 +5,7 @@
 // is routed to it (routing.ts); any process follows any session (follow.ts); `orphans` finds the
 // running sessions a dead owner left (for the hub's sweeper). With `replicas: 3`
 // on a three-node cluster, every acknowledged event survives the loss of a node.
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import type { NatsConnection } from '@nats-io/transport-node'
 import { AgentError, describe } from '../core/errors.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
@@ -47,9 +48,15 @@ export interface NatsStore extends SessionStore {
   migrate(): Promise<number[]>
 }
 
+const NATS_OPTION_KEYS = optionKeys<NatsStoreOptions>({
+  servers: true, connection: true, name: true, replicas: true, leaseMs: true, snapshots: true, onCommit: true, onSnapshotIgnored: true,
+})
+
 const checkOptions = (options: NatsStoreOptions) => {
   if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `natsStore expects { servers } or { connection }; received ${describe(options)}.`)
+  checkKnownKeys('natsStore', options, NATS_OPTION_KEYS)
   const { servers, connection, replicas = 1, leaseMs = 3000, snapshots } = options
+  if (typeof snapshots === 'object' && snapshots !== null) checkKnownKeys('natsStore snapshots', snapshots, ['every'])
   if (!servers === !connection) throw new AgentError('INVALID_OPTION', 'natsStore: give exactly one of servers ("nats://host:4222", or a list) and connection (a NatsConnection).')
   const list = Array.isArray(servers) ? servers : servers === undefined ? [] : [servers]
   for (const s of list) if (typeof s !== 'string' || !/^(nats|tls|wss?):\/\/|^[\w.-]+:\d+$/.test(s))

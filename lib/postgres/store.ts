@@ -3,6 +3,7 @@
 // writer.ts); one LISTEN connection wakes followers and routed requests (listener.ts, follow.ts,
 // routing.ts). `migrate()` creates or upgrades the tables. Pass the application's `pg.Pool`, or a
 // connection string (the store then makes a pool and ends it on close).
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import pg, { type Pool } from 'pg'
 import { AgentError, describe } from '../core/errors.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
@@ -42,9 +43,13 @@ export interface PostgresStore extends SessionStore {
   leasePid(): Promise<number>
 }
 
+const POSTGRES_OPTION_KEYS = optionKeys<PostgresStoreOptions>({ pool: true, connectionString: true, schema: true, snapshots: true, onCommit: true, onSnapshotIgnored: true })
+
 const checkOptions = (options: PostgresStoreOptions) => {
   if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `postgresStore expects { pool } or { connectionString }; received ${describe(options)}.`)
+  checkKnownKeys('postgresStore', options, POSTGRES_OPTION_KEYS)
   const { pool, connectionString, snapshots } = options
+  if (typeof snapshots === 'object' && snapshots !== null) checkKnownKeys('postgresStore snapshots', snapshots, ['every'])
   if (!pool === !connectionString) throw new AgentError('INVALID_OPTION', 'postgresStore: give exactly one of pool (a pg.Pool) and connectionString (postgres://user@host:port/database).')
   if (pool && typeof (pool as { connect?: unknown }).connect !== 'function') throw new AgentError('INVALID_OPTION', `postgresStore: pool must be a pg.Pool; received ${describe(pool)}.`)
   const max = (pool as { options?: { max?: number } } | undefined)?.options?.max

@@ -4,6 +4,7 @@
 // endpoint, and turns every refusal into JSON `{ code, message }` with its status (internals go to
 // the server's own log, not to the client). It holds no agent logic: the hub does the work.
 import { AgentError, messageOf } from '../core/errors.js'
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import type { Hub } from '../hub/types.js'
 import { runAgUi } from './agui.js'
 import { cardFacts, runA2a, serveCard, type A2aEndpoint, type A2aOptions } from './a2a/index.js'
@@ -55,7 +56,14 @@ const segments = (pathname: string): string[] => {
   }
 }
 
-export const createServer = ({ hub, token, cors, hosts, limits: given, page, a2a, log = consoleLog }: ServerOptions): FetchHandler => {
+const SERVER_OPTION_KEYS = optionKeys<ServerOptions>({ hub: true, token: true, cors: true, hosts: true, log: true, limits: true, page: true, a2a: true })
+
+export const createServer = (options: ServerOptions): FetchHandler => {
+  if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', 'createServer needs { hub }: a hub from createHub({ store, agent }).')
+  checkKnownKeys('createServer', options, SERVER_OPTION_KEYS)
+  checkKnownKeys('createServer cors', options.cors, ['origins'])
+  checkKnownKeys('createServer page', options.page, ['store', 'agent'])
+  const { hub, token, cors, hosts, limits: given, page, a2a, log = consoleLog } = options
   if (!hub || typeof hub.session !== 'function') throw new AgentError('INVALID_OPTION', 'createServer needs { hub }: a hub from createHub({ store, agent }).')
   if (token !== undefined && (typeof token !== 'string' || token.length < 8))
     throw new AgentError('INVALID_OPTION', 'createServer: token must be a string of at least 8 characters.')

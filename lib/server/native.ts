@@ -7,6 +7,7 @@
 // Events streams send history then live events from one follow(): no gap, no duplicate.
 import { SYNC_POINTS } from '../core/commitGate.js'
 import { AgentError, type AgentErrorCode } from '../core/errors.js'
+import { checkKnownKeys } from '../core/strictOptions.js'
 import type { AgentEvent, OutputEvent } from '../core/events.js'
 import type { Hub, SessionHandle } from '../hub/types.js'
 import { json, publicDamage, publicError, readJson } from './http.js'
@@ -26,10 +27,24 @@ export interface NativeContext {
 }
 
 type Body = Record<string, unknown>
-const object = (value: unknown, what: string): Body => {
+/** A JSON object, with only the `known` fields when given (a misspelt field is refused, not ignored). */
+const object = (value: unknown, what: string, known?: readonly string[]): Body => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AgentError('INVALID_INPUT', `${what} must be a JSON object.`)
+  if (known) checkKnownKeys(what, value, known, 'INVALID_INPUT')
   return value as Body
 }
+
+/** The fields each body of the native API knows; any other is refused (INVALID_INPUT, 400). */
+export const BODY_FIELDS = {
+  createSession: ['session_id', 'metadata'],
+  reply: ['input', 'descendants'],
+  /** POST /input's shorthands (otherwise the body is the input itself, which the agent admits). */
+  input: ['approve', 'deny', 'submit', 'input'],
+  approve: ['tool_call_id', 'input'],
+  deny: ['tool_call_id', 'reason'],
+  submit: ['tool_call_id', 'result'],
+} as const satisfies Record<string, readonly string[]>
+const SHORTHANDS: readonly string[] = BODY_FIELDS.input
 const callId = (value: unknown, field: string): string => {
   const id = typeof value === 'string' ? value : (value as { tool_call_id?: unknown } | null)?.tool_call_id
   if (typeof id !== 'string' || !id) throw new AgentError('INVALID_INPUT', `${field} needs a tool call id: "${field}": "<id>" or { "tool_call_id": "<id>" }.`)
@@ -37,7 +52,8 @@ const callId = (value: unknown, field: string): string => {
 }
 
 export const createSession = async (ctx: NativeContext, request: Request): Promise<Response> => {
-  const body = object(await readJson(request, ctx.limits.bodyBytes, {}), 'The body of POST /sessions')
+  const body = object(await readJson(request, ctx.limits.bodyBytes, {}), 'The body of POST /sessions', BODY_FIELDS.createSession)
+  if (body.session_id !== undefined && typeof body.session_id !== 'string') throw new AgentError('INVALID_INPUT', 'session_id must be a string (or left out: the server makes one).')
   const info = await ctx.hub.create({
     ...(typeof body.session_id === 'string' ? { session_id: body.session_id } : {}),
     ...(body.metadata !== undefined ? { metadata: object(body.metadata, 'metadata') } : {}),
@@ -89,15 +105,19 @@ export const interrupt = async (ctx: NativeContext, handle: SessionHandle): Prom
 export const postInput = async (ctx: NativeContext, handle: SessionHandle, request: Request): Promise<Response> => {
   const body = object(await readJson(request, ctx.limits.bodyBytes), 'The body of POST /sessions/:id/input')
   checkInputSize(body, ctx.limits.messageBytes)
+  // A body that is neither a shorthand nor an input itself (a message has a role, an event a type) is refused by its fields.
+  if (Object.keys(body).some((key) => SHORTHANDS.includes(key)) || !('type' in body || 'role' in body)) checkKnownKeys('The body of POST /sessions/:id/input', body, SHORTHANDS, 'INVALID_INPUT')
   let events: AgentEvent[]
   if (body.approve !== undefined) {
+    if (typeof body.approve === 'object') object(body.approve, 'approve', BODY_FIELDS.approve)
     const edited = (body.approve as { input?: unknown }).input
     events = await handle.approve(callId(body.approve, 'approve'), edited !== undefined ? { input: object(edited, 'approve.input') } : {})
   } else if (body.deny !== undefined) {
+    if (typeof body.deny === 'object') object(body.deny, 'deny', BODY_FIELDS.deny)
     const reason = (body.deny as { reason?: unknown }).reason
     events = await handle.deny(callId(body.deny, 'deny'), typeof reason === 'string' ? reason : undefined)
   } else if (body.submit !== undefined) {
-    const submit = object(body.submit, 'submit')
+    const submit = object(body.submit, 'submit', BODY_FIELDS.submit)
     if (submit.result === undefined) throw new AgentError('INVALID_INPUT', 'submit needs the tool\'s result: { "submit": { "tool_call_id": "<id>", "result": <the output> } }.')
     events = await handle.submitResult(callId(submit, 'submit'), submit.result)
   } else {
@@ -108,7 +128,7 @@ export const postInput = async (ctx: NativeContext, handle: SessionHandle, reque
 
 /** Starts or resumes a reply and streams its output events; refusals answer before any byte of SSE. */
 export const postReply = async (ctx: NativeContext, handle: SessionHandle, request: Request, url: URL): Promise<Response> => {
-  const body = object(await readJson(request, ctx.limits.bodyBytes), 'The body of POST /sessions/:id/replies')
+  const body = object(await readJson(request, ctx.limits.bodyBytes), 'The body of POST /sessions/:id/replies', BODY_FIELDS.reply)
   if (body.input === undefined) throw new AgentError('INVALID_INPUT', 'POST /sessions/:id/replies needs { "input": <a message, a string or an input event> }.')
   checkInputSize(body.input, ctx.limits.messageBytes)
   const release = ctx.replies.acquire('process')

@@ -3,6 +3,7 @@
 // LogStore whose appends also reach the session's followers. Nothing survives the process.
 import { Observable, Subject } from 'rxjs'
 import { AgentError } from '../core/errors.js'
+import { checkKnownKeys } from '../core/strictOptions.js'
 import type { AgentEvent } from '../core/events.js'
 import type { LogStore } from '../core/log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
@@ -16,7 +17,11 @@ interface Session {
   writer: LogStore | null
 }
 
-export const memoryStore = (): SessionStore => {
+/** memoryStore takes no options yet; any key given is refused as a typo. */
+export type MemoryStoreOptions = Record<string, never>
+
+export const memoryStore = (options: MemoryStoreOptions = {}): SessionStore => {
+  checkKnownKeys('memoryStore', options, [])
   const sessions = new Map<string, Session>()
   let closed = false
 
