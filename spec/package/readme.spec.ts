@@ -85,11 +85,11 @@ test.before(async () => {
   })
 })
 
-test('the packed package has no prepare script; sessions/ is ignored by git; the README names @types/pg beside pg', () => {
+test('the packed package has no prepare script; sessions/ is ignored by git; the docs name @types/pg beside pg', () => {
   const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'agentlog', 'package.json'), 'utf8'))
   assert.is(manifest.scripts?.prepare, undefined)
   assert.ok(readFileSync(join(root, '.gitignore'), 'utf8').split('\n').includes('sessions/'))
-  assert.match(readme, /npm install pg.*@types\/pg/s)
+  assert.match(documents(root).map((page) => page.text).join('\n'), /npm install pg.*@types\/pg/s)
 })
 
 test('the README says up front that the package is an ES module, and what a CommonJS project does', () => {
