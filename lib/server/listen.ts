@@ -21,7 +21,8 @@ export interface Listening {
   close(): Promise<void>
 }
 
-const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/
+/** The host names that only this machine reaches. */
+export const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/
 
 export const listen = async (handler: FetchHandler, { port = 8787, host = '127.0.0.1' }: ListenOptions = {}): Promise<Listening> => {
   if (!LOOPBACK.test(host) && !handler.authenticated)
