@@ -117,6 +117,11 @@ export const App = ({ api }: { api: Api }) => {
     return () => document.removeEventListener('keydown', onKey)
   }, [live])
 
+  // A row picked on a phone: the page scrolls, so bring the "Viewing the past" banner into view.
+  useEffect(() => {
+    if (past) document.querySelector('.chat > .banner.past')?.scrollIntoView({ block: 'nearest' })
+  }, [past])
+
   const pick = useCallback((row: TimelineRow) => {
     if (!live) return
     // A sub-agent's event shows the sub-agent's conversation then (forking is the open session's).

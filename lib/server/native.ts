@@ -6,6 +6,7 @@
 // does not stop it (it is drained in the background) and comes back on /events from the last id.
 // Events streams send history then live events from one follow(): no gap, no duplicate.
 import { SYNC_POINTS } from '../core/commitGate.js'
+import { parentOf } from '../hub/nested.js'
 import { AgentError } from '../core/errors.js'
 import type { AgentEvent, OutputEvent } from '../core/events.js'
 import type { Hub, SessionHandle } from '../hub/types.js'
@@ -38,6 +39,8 @@ const callId = (value: unknown, field: string): string => {
 
 export const createSession = async (ctx: NativeContext, request: Request): Promise<Response> => {
   const body = object(await readJson(request, ctx.limits.bodyBytes, {}), 'The body of POST /sessions')
+  if (body.metadata !== undefined && Object.hasOwn(object(body.metadata, 'metadata'), 'parent'))
+    throw new AgentError('INVALID_INPUT', 'metadata.parent is set by the hub when a sub-agent call creates a session; a client cannot set it.')
   const info = await ctx.hub.create({
     ...(typeof body.session_id === 'string' ? { session_id: body.session_id } : {}),
     ...(body.metadata !== undefined ? { metadata: object(body.metadata, 'metadata') } : {}),
@@ -50,7 +53,12 @@ export const listSessions = async (ctx: NativeContext, url: URL): Promise<Respon
   const after = url.searchParams.get('after')
   if (limit !== null && !/^[1-9]\d{0,3}$/.test(limit)) throw new AgentError('INVALID_INPUT', `limit must be a whole number from 1 to 9999; received ${JSON.stringify(limit)}.`)
   const page = await ctx.hub.list({ ...(limit ? { limit: Number(limit) } : {}), ...(after ? { after } : {}) })
-  return json(page, 200, ctx.headers)
+  // A sub-agent's session names its parent, so a client can nest it under its root.
+  const items = page.items.map((info) => {
+    const parent = parentOf(info)
+    return parent ? { ...info, parent } : info
+  })
+  return json({ ...page, items }, 200, ctx.headers)
 }
 
 export const getState = async (ctx: NativeContext, handle: SessionHandle): Promise<Response> => json(await handle.state(), 200, ctx.headers)
