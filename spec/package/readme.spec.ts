@@ -12,6 +12,7 @@ import { promisify } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { blockParts, documents, expectations, tsBlocks } from '../helpers/readme.js'
+import { remoteAgent } from '../../lib/index.js'
 import { npm, packed, root } from '../helpers/packed.js'
 import { NATS_URL, natsAvailable } from '../nats/helpers/server.js'
 import { DATABASE_URL, postgresAvailable } from '../postgres/helpers/db.js'
@@ -137,7 +138,7 @@ for (const example of named) {
   })
 }
 
-test('agentlog serve --agent ./agent.ts from the installed package: one line saying what to do without tsx; served through the project\'s tsx', async () => {
+test('agentlog serve --agent ./agent.ts from the installed package: one line saying what to do without tsx; served through the project\'s tsx, with an approval, a sub-agent and a Stop', async () => {
   copyFileSync(join(root, 'examples', 'agent.ts'), join(project, 'agent.ts'))
   const bin = join(project, 'node_modules', 'agentlog', 'bin', 'agentlog.js')
   const without = await run([bin, 'serve', '--agent', './agent.ts', '--port', '0', '--store', './no-sessions'], {}, 30_000)
@@ -163,6 +164,22 @@ test('agentlog serve --agent ./agent.ts from the installed package: one line say
     const { session_id } = (await (await fetch(`${url}/sessions`, { method: 'POST' })).json()) as { session_id: string }
     const { tools } = (await (await fetch(`${url}/sessions/${session_id}/tools`)).json()) as { tools: { name: string }[] }
     assert.equal(tools.map((t) => t.name), ['delete_file', 'research'])
+    // The tour's last step, as a newcomer does it on the page: an approval, a sub-agent, a Stop.
+    const remote = remoteAgent({ url, session: session_id })
+    const paused = await remote.reply('hi')
+    assert.equal(paused.waiting_for.map((c) => c.name), ['delete_file'])
+    const approved = remote.approve(paused.waiting_for[0].id)
+    for (let tries = 0; tries < 200; tries++) {
+      const { items } = (await (await fetch(`${url}/sessions/${session_id}/children`)).json()) as { items: { status: string }[] }
+      if (items.some((c) => c.status === 'running')) break
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    await remote.interrupt()
+    const stopped = await approved
+    assert.is(stopped.finished_reason, 'interrupted')
+    const { items } = (await (await fetch(`${url}/sessions/${session_id}/children`)).json()) as { items: { status: string }[] }
+    assert.equal(items.map((c) => c.status), ['idle'], 'the sub-agent stopped with its root')
+    remote.close()
   } finally {
     child.kill('SIGTERM')
   }
