@@ -138,6 +138,13 @@ for (const example of named) {
   })
 }
 
+test('the README\'s own example command runs from the installed package: npx tsx node_modules/agentlog/examples/tour.ts', async () => {
+  assert.match(readme, 'npx tsx node_modules/agentlog/examples/tour.ts')
+  const outcome = await run([tsx, join('node_modules', 'agentlog', 'examples', 'tour.ts')])
+  assert.is(outcome.code, 0, report(outcome))
+  for (const line of expectations(readFileSync(join(root, 'examples', 'tour.ts'), 'utf8'))) assert.ok(outcome.stdout.includes(line), `did not print "${line}"\n${report(outcome)}`)
+})
+
 test('agentlog serve --agent ./agent.ts from the installed package: one line saying what to do without tsx; served through the project\'s tsx, with an approval, a sub-agent and a Stop', async () => {
   copyFileSync(join(root, 'examples', 'agent.ts'), join(project, 'agent.ts'))
   const bin = join(project, 'node_modules', 'agentlog', 'bin', 'agentlog.js')
