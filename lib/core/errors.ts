@@ -57,7 +57,7 @@ export const messageOf = (thrown: unknown): string => {
 
 /** A short, safe rendering of a received value for error messages. */
 export const describe = (value: unknown): string => {
-  if (value === undefined) return 'nothing'
+  if (value === undefined) return 'undefined' // not "undefined undefined"
   if (value === null) return 'null'
   if (Array.isArray(value)) return `an array of ${value.length}`
   if (typeof value === 'object') {
