@@ -32,6 +32,11 @@ export class UsageError extends Error {
   override name = 'UsageError'
 }
 
+/** A command that cannot go on for a reason outside the command line (a port in use): one line, exit code 1. */
+export class CommandError extends Error {
+  override name = 'CommandError'
+}
+
 export interface Parsed {
   values: Record<string, string | boolean | (string | boolean)[] | undefined>
   positionals: string[]
@@ -43,7 +48,10 @@ export const parse = (args: string[], options: NonNullable<ParseArgsConfig['opti
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true })
   } catch (error) {
-    throw new UsageError(unknownFlag(error, Object.keys(options)) ?? (error as Error).message)
+    const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec((error as Error).message)
+    const value = ambiguous ? args.find((arg, i) => args[i - 1] === ambiguous[1] && arg.startsWith('-')) : undefined
+    if (ambiguous && value !== undefined) throw new UsageError(`${ambiguous[1]} ${value}: a value that starts with "-" is written ${ambiguous[1]}=${value}`)
+    throw new UsageError(unknownFlag(error, Object.keys(options)) ?? (error as Error).message.split('\n').join(' ')) // parseArgs's own message spans lines
   }
   if (parsed.positionals.length !== positionals.length)
     throw new UsageError(`expected ${positionals.join(' ')}; received ${parsed.positionals.length ? parsed.positionals.join(' ') : 'nothing'}`)

@@ -43,6 +43,8 @@ export const checkRemoteOptions = (options: RemoteAgentOptions): void => {
   if (typeof options?.url !== 'string' || typeof options.session !== 'string' || !options.session)
     throw new AgentError('INVALID_OPTION', 'remoteAgent needs { url, session }: the server URL and a session id (POST /sessions makes one).')
   checkKnownKeys('remoteAgent', options, REMOTE_OPTION_KEYS)
+  if (!/^https?:\/\/[^/]/i.test(options.url))
+    throw new AgentError('INVALID_OPTION', `remoteAgent: url must be the server's http or https URL, such as http://127.0.0.1:8787; received ${JSON.stringify(options.url)}.`)
   if (options.interruptText !== undefined && typeof options.interruptText !== 'string')
     throw new AgentError('INVALID_OPTION', `remoteAgent: interruptText must be a string; received ${describe(options.interruptText)}.`)
   if (options.maxLineBytes !== undefined && !(Number.isSafeInteger(options.maxLineBytes) && options.maxLineBytes > 0))

@@ -11,7 +11,7 @@ import { AgentError, describe } from '../core/errors.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
 import { pgLog, type PgLog } from '../postgres/log.js'
 import type { CommitInfo } from '../postgres/writer.js'
-import { checkMetadata, checkPage, checkSessionId, encodeCursor, pageFrom, sessionBusy, sessionExists, type Cursor } from '../stores/sessions.js'
+import { checkMetadata, checkPage, checkSessionId, encodeCursor, pageFrom, sessionBusy, sessionExists, type Cursor, newSessionId } from '../stores/sessions.js'
 import { replay } from '../../reducers/root.js'
 import { connectNats, type Nats } from './connection.js'
 import { isConflict, unavailable } from './errors.js'
@@ -170,7 +170,7 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       return page.length > limit ? { items, next: encodeCursor(page[limit - 1]) } : { items }
     },
     async create(o = {}) {
-      const id = check(o.session_id ?? crypto.randomUUID())
+      const id = check(o.session_id ?? newSessionId())
       const metadata = checkMetadata(o.metadata)
       const c = await nats()
       await repairing(async () => {

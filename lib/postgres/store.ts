@@ -7,7 +7,7 @@ import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import pg, { type Pool } from 'pg'
 import { AgentError, describe } from '../core/errors.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
-import { checkMetadata, checkPage, checkSessionId, pageOf, sessionBusy, sessionExists } from '../stores/sessions.js'
+import { checkMetadata, checkPage, checkSessionId, pageOf, sessionBusy, sessionExists, newSessionId } from '../stores/sessions.js'
 import { replay } from '../../reducers/root.js'
 import { Followers } from './follow.js'
 import { Lease } from './lease.js'
@@ -133,7 +133,7 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
       return pageOf(rows.map(toInfo), limit, (i) => ({ created_at: rows[i].started, session_id: rows[i].session_id }))
     },
     async create(o = {}) {
-      const id = check(o.session_id ?? crypto.randomUUID())
+      const id = check(o.session_id ?? newSessionId())
       const metadata = checkMetadata(o.metadata)
       const [row] = await query<Parameters<typeof toInfo>[0]>(pool, n, `creating session ${id}`,
         `INSERT INTO ${n.sessions} (session_id, metadata) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING ${SESSION_COLUMNS}`, [id, JSON.stringify(metadata)])

@@ -22,7 +22,8 @@ export interface Listening {
   close(): Promise<void>
 }
 
-const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/
+/** The host names that only this machine reaches. */
+export const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/
 
 export const listen = async (handler: FetchHandler, options: ListenOptions = {}): Promise<Listening> => {
   checkKnownKeys('listen', options, ['port', 'host'])

@@ -6,6 +6,7 @@
 // does not stop it (it is drained in the background) and comes back on /events from the last id.
 // Events streams send history then live events from one follow(): no gap, no duplicate.
 import { SYNC_POINTS } from '../core/commitGate.js'
+import { parentOf } from '../hub/nested.js'
 import { AgentError, type AgentErrorCode } from '../core/errors.js'
 import { checkKnownKeys } from '../core/strictOptions.js'
 import type { AgentEvent, OutputEvent } from '../core/events.js'
@@ -54,6 +55,8 @@ const callId = (value: unknown, field: string): string => {
 export const createSession = async (ctx: NativeContext, request: Request): Promise<Response> => {
   const body = object(await readJson(request, ctx.limits.bodyBytes, {}), 'The body of POST /sessions', BODY_FIELDS.createSession)
   if (body.session_id !== undefined && typeof body.session_id !== 'string') throw new AgentError('INVALID_INPUT', 'session_id must be a string (or left out: the server makes one).')
+  if (body.metadata !== undefined && Object.hasOwn(object(body.metadata, 'metadata'), 'parent'))
+    throw new AgentError('INVALID_INPUT', 'metadata.parent is set by the hub when a sub-agent call creates a session; a client cannot set it.')
   const info = await ctx.hub.create({
     ...(typeof body.session_id === 'string' ? { session_id: body.session_id } : {}),
     ...(body.metadata !== undefined ? { metadata: object(body.metadata, 'metadata') } : {}),
@@ -67,11 +70,14 @@ export const listSessions = async (ctx: NativeContext, url: URL): Promise<Respon
   if (limit !== null && !/^[1-9]\d{0,3}$/.test(limit)) throw new AgentError('INVALID_INPUT', `limit must be a whole number from 1 to 9999; received ${JSON.stringify(limit)}.`)
   const page = await ctx.hub.list({ ...(limit ? { limit: Number(limit) } : {}), ...(after ? { after } : {}) })
   // A damaged session's message may name the store's files or a lock's holder: the server's log hears it in full.
+  // A sub-agent's session names its parent, so a client can nest it under its root.
   const items = page.items.map((item) => {
-    if (!item.damage) return item
+    const parent = parentOf(item)
+    const listed = parent ? { ...item, parent } : item
+    if (!item.damage) return listed
     const { damage, internal } = publicDamage(item.damage)
     if (internal) ctx.report(new AgentError(item.damage.code as AgentErrorCode, item.damage.message, { session_id: item.session_id }))
-    return { ...item, damage }
+    return { ...listed, damage }
   })
   return json({ ...page, items }, 200, ctx.headers)
 }

@@ -17,7 +17,7 @@ import { acquireLock, isStaleLock, type Lock } from './file/lock.js'
 import { readLogFile } from './file/read.js'
 import type { LogStore } from '../core/log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
-import { checkMetadata, checkPage, checkSessionId, damagedInfo, EPOCH, notFound, pageFrom, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
+import { checkMetadata, checkPage, checkSessionId, damagedInfo, EPOCH, notFound, pageFrom, pageOf, sessionBusy, sessionExists, statusAfter, titleOf, newSessionId } from './sessions.js'
 import { saveSummary, saveSummarySync, summarize, summaryPath, type Summary } from './summary.js'
 
 const META = '.session.json'
@@ -137,7 +137,7 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
     },
     async create(options = {}) {
       if (closed) throw new AgentError('CLOSED', `The session store ${dir} is closed; create a new one.`)
-      const id = checkSessionId(options.session_id ?? crypto.randomUUID())
+      const id = checkSessionId(options.session_id ?? newSessionId())
       const metadata = checkMetadata(options.metadata)
       const created_at = new Date().toISOString()
       try {

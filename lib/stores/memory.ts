@@ -8,7 +8,7 @@ import type { AgentEvent } from '../core/events.js'
 import type { LogStore } from '../core/log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
 import type { ReplyStatus } from '../../reducers/state.js'
-import { checkMetadata, checkPage, checkSessionId, notFound, pageFrom, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
+import { checkMetadata, checkPage, checkSessionId, notFound, pageFrom, pageOf, sessionBusy, sessionExists, statusAfter, titleOf, newSessionId } from './sessions.js'
 
 interface Session {
   info: SessionInfo & { status: ReplyStatus }
@@ -80,7 +80,7 @@ export const memoryStore = (options: MemoryStoreOptions = {}): SessionStore => {
     },
     async create(options = {}) {
       checkOpen()
-      const session_id = checkSessionId(options.session_id ?? crypto.randomUUID())
+      const session_id = checkSessionId(options.session_id ?? newSessionId())
       const metadata = checkMetadata(options.metadata)
       if (sessions.has(session_id)) throw sessionExists(session_id)
       const now = new Date().toISOString()

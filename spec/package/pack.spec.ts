@@ -52,11 +52,11 @@ agent.reply('hello').then((reply) => {
 })
 `
 
-test('the tarball holds the built code, the command, the licence and the README; no TypeScript sources, no specs', () => {
-  for (const file of ['package.json', 'LICENSE', 'README.md', 'bin/agentlog.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/node.js', 'dist/lib/redux.js', 'dist/lib/redux.d.ts', 'dist/lib/cli/main.js'])
+test('the tarball holds the built code, the command, the licence, the README and the examples it points to; no other TypeScript sources, no specs', () => {
+  for (const file of ['package.json', 'LICENSE', 'README.md', 'bin/agentlog.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/node.js', 'dist/lib/redux.js', 'dist/lib/redux.d.ts', 'dist/lib/cli/main.js', 'examples/tour.ts', 'examples/support/print.ts'])
     assert.ok(files.includes(file), `missing ${file}`)
-  assert.equal(files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts')), [])
-  assert.equal(files.filter((f) => f.startsWith('spec/') || f.startsWith('examples/') || f.startsWith('dist/spec')), [])
+  assert.equal(files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts') && !f.startsWith('examples/')), [])
+  assert.equal(files.filter((f) => f.startsWith('spec/') || f.startsWith('dist/spec') || f.startsWith('dist/examples')), [])
 })
 
 test('require() from a CommonJS project loads agentlog and agentlog/node, with a tool on the project\'s zod', () => {
