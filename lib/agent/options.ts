@@ -9,7 +9,7 @@ import { MsgSchema, type Block } from '../core/messages.js'
 import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import type { AgentOptions } from './agentOptions.js'
 import type { ReplyOptions } from './replyOptions.js'
-import { traceContextProblem, withTraceContext, type TraceContext } from '../otel/traceparent.js'
+import { traceContextProblem, withTraceContext, type TraceContext } from '../core/traceparent.js'
 
 const fail = (code: 'INVALID_OPTION' | 'INVALID_INPUT', message: string): never => {
   throw new AgentError(code, message)

@@ -23,7 +23,7 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8')
 const blocks = documents(root).flatMap((page) => tsBlocks(page.text)).map(blockParts)
 const repoManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 /** Optional peers and tools the README asks a reader to install, taken from this repository. */
-const FROM_REPOSITORY = ['pg', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server-everything', ...Object.keys(repoManifest.devDependencies).filter((name) => /^@(opentelemetry|nats-io)\//.test(name))]
+const FROM_REPOSITORY = ['pg', '@reduxjs/toolkit', 'redux', 'redux-observable', '@a2a-js/sdk', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server-everything', ...Object.keys(repoManifest.devDependencies).filter((name) => /^@(opentelemetry|nats-io)\//.test(name))]
 let project = ''
 let tarball = ''
 const outcomes = new Map<string, Promise<Outcome>>()
