@@ -22,10 +22,19 @@ const PATHS = (process.env.STOP_PATHS ?? 'hub,http').split(',')
 const STOP_EVERY_MS = 100
 const WARM_UP_MS = 500
 
-/** A reply that never ends by itself: 20 deltas, then a 0 ms pause (one event-loop turn), 5,000 times; the script repeats. */
+/**
+ * A reply that never ends by itself: the scripted model's fastest stream, 20 deltas and then a 0 ms
+ * pause (one timer turn), 5,000 times, one turn shared by every call (the script repeats it).
+ */
+const GROUP: ScriptStep[] = [...Array.from({ length: 20 }, (): ScriptStep => ({ type: 'text', delta: 'token ' })), { type: 'delay', ms: 0 }]
+const TURN: ScriptStep[] = Array.from({ length: 5000 }, () => GROUP).flat()
 const streamingModel = () => {
-  const group: ScriptStep[] = [...Array.from({ length: 20 }, (): ScriptStep => ({ type: 'text', delta: 'token ' })), { type: 'delay', ms: 0 }]
-  return scriptedModel([Array.from({ length: 5000 }, () => group).flat()], { onExhausted: 'repeat-last' })
+  const model = scriptedModel([TURN], { onExhausted: 'repeat-last' })
+  // The script keeps every request it was sent (for specs); a bench session runs hundreds of replies.
+  return { name: model.name, stream: (request: Parameters<typeof model.stream>[0], options: Parameters<typeof model.stream>[1]) => {
+    model.requests.length = 0
+    return model.stream(request, options)
+  } }
 }
 
 const makeHub = (n: number) => createHub({ store: memoryStore(), agent: () => ({ name: 'bench', model: streamingModel() }), maxLive: n * 2 + 10 })
