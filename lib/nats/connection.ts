@@ -2,6 +2,8 @@
 // own to `servers`; the JetStream clients; the stream of events and the KV buckets, created when
 // missing (with `replicas` copies each) and bound when present, so several processes and restarts
 // share them. The owners bucket's TTL is the lease: an owner that stops renewing its key loses it.
+// Routed requests have a connection of their own when the store makes its connections (`control`:
+// a Stop's request-reply never queues behind the followers' pushed messages on one socket).
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import { Kvm, type KV } from '@nats-io/kv'
@@ -23,6 +25,11 @@ export interface Nats {
   snapshots: KV
   /** The largest message the server takes (bytes). */
   maxPayload: number
+  /**
+   * The control lane: routed requests, their replies and their keys go over this connection (the
+   * store's second one; the application's own connection when it passed one).
+   */
+  control: { nc: NatsConnection; requests: KV }
 }
 
 export interface ConnectOptions {
@@ -44,7 +51,15 @@ export const connectNats = async (n: Names, options: ConnectOptions): Promise<Na
   // A cluster that just started (or is electing leaders) may time out a while: setup is retried.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await setUp(nc, n, options)
+      const nats = await setUp(nc, n, options)
+      if (options.connection) return nats
+      const control = await connect({ servers: options.servers, name: `agentlog ${n.prefix} control`, maxReconnectAttempts: -1, reconnectTimeWait: 250 })
+      try {
+        return { ...nats, control: { nc: control, requests: await new Kvm(control).open(n.requests) } }
+      } catch (error) {
+        await control.close().catch(() => undefined)
+        throw error
+      }
     } catch (error) {
       if (attempt < SETUP_ATTEMPTS && /timeout|no responders/i.test((error as Error)?.message ?? '')) {
         await sleep(500)
@@ -77,5 +92,5 @@ const setUp = async (nc: NatsConnection, n: Names, options: ConnectOptions): Pro
   const [sessions, owners, leases, requests, snapshots] = await Promise.all([
     bucket(n.sessions), bucket(n.owners, options.leaseMs), bucket(n.leases), bucket(n.requests, REQUEST_TTL_MS), bucket(n.snapshots),
   ])
-  return { nc, js: jetstream(nc, { timeout: 2000 }), jsm, sessions, owners, leases, requests, snapshots, maxPayload: nc.info?.max_payload ?? 1024 * 1024 }
+  return { nc, js: jetstream(nc, { timeout: 2000 }), jsm, sessions, owners, leases, requests, snapshots, maxPayload: nc.info?.max_payload ?? 1024 * 1024, control: { nc, requests } }
 }
