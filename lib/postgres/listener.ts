@@ -21,9 +21,14 @@ export class Listener {
 
   constructor(private readonly pool: Pool, private readonly n: Names, private readonly channels: readonly string[]) {}
 
-  /** Runs a statement on this connection while it is up (a lane of its own), else on the pool. */
+  /** The statements given to `query`, one after another on the connection. */
+  private queued: Promise<unknown> = Promise.resolve()
+
+  /** Runs a statement on this connection while it is up (a lane of its own; one at a time), else on the pool. */
   query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>> {
-    return (this.client ?? this.pool).query<R>(text, values)
+    const run = this.queued.then(() => (this.client ?? this.pool).query<R>(text, values))
+    this.queued = run.catch(() => undefined)
+    return run
   }
 
   /** Resolves once LISTEN is in place (so nothing notified after that is missed). */
