@@ -5,6 +5,9 @@
 // to the consumer, p50/p99/max per N and p99 as a ratio of N = 1, with the deltas/s delivered.
 // Two paths: the hub API in one process (handle.interrupt(), the consumer is handle.replyStream), and
 // HTTP (the server alone in a child process; SSE clients and the POST /sessions/:id/interrupt in this one).
+// Each row is followed by the time to the Stop's own answer (hub promise / POST response): the
+// difference is the backlog of deltas the client had still to read (a reply is not slowed by a
+// slow reader; its SSE stream buffers up to limits.sseHighWaterBytes, then drops the reader).
 // Sizes: STOP_NS=1,10,100,500 STOP_SECONDS=6 (per N and path) STOP_PATHS=hub,http; STOP_CPU_PROF=DIR
 // writes the HTTP server's CPU profile there (node --cpu-prof). Prints figures, asserts nothing.
 //   npm run bench:stop                          the full run (quiet machine: ~1 min)
@@ -48,7 +51,17 @@ interface Driver {
   stop(): Promise<number>
 }
 
-interface Figures { latencies: number[]; deltas: number; seconds: number; missed: number }
+interface Figures {
+  /** Stop to REPLY_END(interrupted) seen by the client (Infinity: not within 10 s). */
+  latencies: number[]
+  /** Stop to the Stop's own answer (the hub's promise, or the POST's response): the server's side, without the client's backlog of deltas. */
+  answered: number[]
+  deltas: number
+  seconds: number
+  missed: number
+  /** Stops whose stream ended some other way first (dropped by the server at its SSE high-water mark: the client read too slowly). */
+  otherEnds: number
+}
 
 /**
  * Runs N drivers for SECONDS and sends a Stop every 100 ms to a random running one (not already
@@ -56,6 +69,7 @@ interface Figures { latencies: number[]; deltas: number; seconds: number; missed
  */
 const measure = async (n: number, start: (i: number, events: { delta(): void; end(reason: string): void }) => Promise<() => Promise<unknown>>): Promise<Figures> => {
   let deltas = 0
+  const answered: number[] = []
   let counting = false
   let closing = false
   const drivers: Driver[] = []
@@ -70,8 +84,10 @@ const measure = async (n: number, start: (i: number, events: { delta(): void; en
       driver.stop = async () => {
         driver.stopping = true
         const asked = performance.now()
-        await Promise.all([sendStop(), end])
-        return performance.now() - asked
+        const [, reason] = await Promise.all([sendStop().then(() => answered.push(performance.now() - asked)), end])
+        // A stream that ended otherwise (dropped at the SSE high-water mark, closed) is no Stop's effect.
+        return reason === 'interrupted' ? performance.now() - asked : -1
+
       }
       await end
       driver.running = false
@@ -94,12 +110,14 @@ const measure = async (n: number, start: (i: number, events: { delta(): void; en
     latencies.push(Promise.race([driver.stop(), new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), 10_000))]))
   }
   const seconds = (performance.now() - started) / 1000
-  const measured = (await Promise.all(latencies)).sort((a, b) => a - b)
+  const all = await Promise.all(latencies)
+  const measured = all.filter((l) => l >= 0).sort((a, b) => a - b)
+  const otherEnds = all.length - measured.length
   counting = false
   closing = true
   await Promise.all(drivers.map((d) => (d?.running && !d.stopping ? d.stop() : undefined)))
   await Promise.race([Promise.all(loops), new Promise((resolve) => setTimeout(resolve, 5000))])
-  return { latencies: measured, deltas, seconds, missed }
+  return { latencies: measured, answered: answered.sort((a, b) => a - b), deltas, seconds, missed, otherEnds }
 }
 
 /** The hub API: the consumer is handle.replyStream, the Stop handle.interrupt(). */
@@ -126,8 +144,12 @@ const consume = (event: OutputEvent, events: { delta(): void; end(reason: string
   else if (event.type === 'REPLY_END') events.end(event.finished_reason)
 }
 
+/** The server's own time per Stop over HTTP (x-handled-ms), per run. */
+let handled: number[] = []
+
 /** HTTP: a server in its own process; each session's SSE client and its Stops come from this one. */
 const viaHttp = async (n: number): Promise<Figures> => {
+  handled = []
   const child = fork(fileURLToPath(import.meta.url), ['--serve', String(n)], { execArgv: ['--import', 'tsx', ...(process.env.STOP_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.STOP_CPU_PROF}`] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -151,7 +173,16 @@ const viaHttp = async (n: number): Promise<Figures> => {
         const response = await post(`/sessions/${ids[i]}/replies`, { input: 'go' })
         if (response.statusCode !== 200) throw new Error(`POST /replies answered ${response.statusCode}: ${await text(response)}`)
         readEvents(response, events)
-        return async () => void await text(await post(`/sessions/${ids[i]}/interrupt`, {}))
+        return async () => {
+          // fetch's own pool: never a connection the SSE streams hold.
+          const sentAt = Date.now()
+          const answer = await fetch(`${url}/sessions/${ids[i]}/interrupt`, { method: 'POST' })
+          const body = await answer.text()
+          if (answer.status !== 200) throw new Error(`POST /interrupt answered ${answer.status}: ${body.slice(0, 200)}`)
+          handled.push(Number(answer.headers.get('x-handled-ms')))
+          const arrived = Number(answer.headers.get('x-arrived-at'))
+          if (process.env.STOP_DEBUG) console.log(`Stop: sent to the handler ${arrived - sentAt} ms (wall clock), handler ${arrived - sentAt} ms, handler ${answer.headers.get('x-handled-ms')} ms, answer to client ${Date.now() - arrived} ms`)
+        }
       })
     } finally {
       agent.destroy()
@@ -179,7 +210,7 @@ const readEvents = (response: IncomingMessage, events: { delta(): void; end(reas
     }
     carry = text.slice(-40)
   })
-  response.on('end', () => events.end('closed'))
+  response.on('end', () => events.end('closed (dropped at the high-water mark)'))
   response.on('error', () => events.end('error'))
 }
 
@@ -192,7 +223,20 @@ const stopChild = (child: ChildProcess) => new Promise<void>((resolve) => {
 /** The child: serves a hub for N sessions on a free port, sends its URL, runs until killed. */
 const serve = async (n: number) => {
   const hub: Hub = makeHub(n)
-  const served = await listen(createServer({ hub, limits: { openReplies: n * 2 + 10, eventStreams: n * 2 + 10 } }), { port: 0 })
+  const handler = createServer({ hub, limits: { openReplies: n * 2 + 10, eventStreams: n * 2 + 10 } })
+  // The time the server spent on a Stop, from its request reaching the handler to the answer.
+  const timed = Object.assign(async (request: Request) => {
+    if (!request.url.endsWith('/interrupt')) return handler(request)
+    const started = performance.now()
+    const arrived = Date.now()
+    const response = await handler(request)
+    const headers = new Headers(response.headers)
+    headers.set('x-handled-ms', (performance.now() - started).toFixed(3))
+    headers.set('x-arrived-at', String(arrived))
+    return new Response(response.body, { status: response.status, headers })
+  }, { authenticated: false })
+  const served = await listen(timed, { port: 0 })
+
   process.send!(served.url)
   process.once('SIGTERM', () => void served.close().then(() => hub.close()).finally(() => process.exit(0)))
 }
@@ -203,7 +247,12 @@ const row = (path: string, n: number, f: Figures, base: number | undefined) => {
   const p99 = quantile(seen, 0.99)
   console.log(`  ${path.padEnd(5)} N=${String(n).padEnd(4)} Stops ${String(f.latencies.length).padStart(3)}  p50 ${quantile(seen, 0.5).toFixed(2).padStart(7)} ms  p99 ${p99.toFixed(2).padStart(7)} ms  max ${(seen.at(-1) ?? NaN).toFixed(2).padStart(7)} ms` +
     `  p99/p99(N=1) ${base ? (p99 / base).toFixed(2) : '   -'}x  ${Math.round(f.deltas / f.seconds).toLocaleString('en').padStart(8)} deltas/s` +
-    `${lost ? `  ${lost} Stops not seen within 10 s` : ''}${f.missed ? `  ${f.missed} ticks found no running session` : ''}`)
+    `${lost ? `  ${lost} Stops not seen within 10 s` : ''}${f.missed ? `  ${f.missed} ticks found no running session` : ''}${f.otherEnds ? `  ${f.otherEnds} streams ended otherwise first (dropped at the SSE high-water mark)` : ''}`)
+  console.log(`  ${''.padEnd(12)} the Stop's own answer (no delivery backlog): p50 ${quantile(f.answered, 0.5).toFixed(2)} ms  p99 ${quantile(f.answered, 0.99).toFixed(2)} ms  max ${(f.answered.at(-1) ?? NaN).toFixed(2)} ms`)
+  if (path === 'http') {
+    const own = [...handled].sort((a, b) => a - b)
+    console.log(`  ${''.padEnd(12)} in the server's handler (request to answer): p50 ${quantile(own, 0.5).toFixed(2)} ms  p99 ${quantile(own, 0.99).toFixed(2)} ms  max ${(own.at(-1) ?? NaN).toFixed(2)} ms`)
+  }
   return p99
 }
 
