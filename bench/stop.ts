@@ -1,6 +1,7 @@
 // `npm run bench:stop` (issue 29): does a Stop's latency depend on the load? One process serves N
-// sessions (N = 1, 10, 100, 500), each streaming a reply as fast as the scripted model allows (20
-// deltas per event-loop turn, endlessly; a stopped session starts its next reply at once), and every
+// sessions (N = 1, 10, 100, 500), each streaming replies as fast as the scripted model allows (20
+// deltas per event-loop turn, 500 per reply; an ended or stopped reply is followed at once by the
+// next, in a fresh session), and every
 // 100 ms a Stop goes to a random running session. Measured: Stop to REPLY_END(interrupted) delivered
 // to the consumer, p50/p99/max per N and p99 as a ratio of N = 1, with the deltas/s delivered.
 // Two paths: the hub API in one process (handle.interrupt(), the consumer is handle.replyStream), and
@@ -26,11 +27,13 @@ const STOP_EVERY_MS = 100
 const WARM_UP_MS = 500
 
 /**
- * A reply that never ends by itself: the scripted model's fastest stream, 20 deltas and then a 0 ms
- * pause (one timer turn), 5,000 times, one turn shared by every call (the script repeats it).
+ * A reply: the scripted model's fastest stream, 20 deltas and then a 0 ms pause (one timer turn),
+ * 25 times (500 deltas), one turn shared by every call. Each reply runs in a fresh session (the
+ * last one is deleted), so the memory held stays that of N replies however long the run: a memory
+ * log keeps every event, and a heap that grows without bound stalls the process in GC.
  */
 const GROUP: ScriptStep[] = [...Array.from({ length: 20 }, (): ScriptStep => ({ type: 'text', delta: 'token ' })), { type: 'delay', ms: 0 }]
-const TURN: ScriptStep[] = Array.from({ length: 5000 }, () => GROUP).flat()
+const TURN: ScriptStep[] = Array.from({ length: 25 }, () => GROUP).flat()
 const streamingModel = () => {
   const model = scriptedModel([TURN], { onExhausted: 'repeat-last' })
   // The script keeps every request it was sent (for specs); a bench session runs hundreds of replies.
@@ -124,9 +127,11 @@ const measure = async (n: number, start: (i: number, events: { delta(): void; en
 const viaHub = async (n: number): Promise<Figures> => {
   const hub = makeHub(n)
   try {
-    const ids = await Promise.all(Array.from({ length: n }, async () => (await hub.create()).session_id))
+    const ids: (string | undefined)[] = []
     return await measure(n, async (i, events) => {
-      const handle = hub.session(ids[i])
+      if (ids[i]) await hub.delete(ids[i]!)
+      ids[i] = (await hub.create()).session_id
+      const handle = hub.session(ids[i]!)
       const stream = handle.replyStream('go')[Symbol.asyncIterator]()
       const first = await stream.next()
       void (async () => {
@@ -167,9 +172,11 @@ const viaHttp = async (n: number): Promise<Figures> => {
       for await (const chunk of res) body += chunk
       return body
     }
-    const ids = await Promise.all(Array.from({ length: n }, async () => (JSON.parse(await text(await post('/sessions', {}))) as { session_id: string }).session_id))
+    const ids: string[] = []
     try {
       return await measure(n, async (i, events) => {
+        if (ids[i]) await fetch(`${url}/sessions/${ids[i]}`, { method: 'DELETE' }).then((r) => r.arrayBuffer())
+        ids[i] = (JSON.parse(await text(await post('/sessions', {}))) as { session_id: string }).session_id
         const response = await post(`/sessions/${ids[i]}/replies`, { input: 'go' })
         if (response.statusCode !== 200) throw new Error(`POST /replies answered ${response.statusCode}: ${await text(response)}`)
         readEvents(response, events)
