@@ -74,13 +74,10 @@ export interface Store {
   /** Emits `failure` once, when the store breaks. */
   readonly failure$: Observable<AgentError>
   /**
-   * The priority lane of a Stop: drops the effects' output waiting in the queue behind the event
-   * being processed (a synchronous burst of deltas), so that what is dispatched next is appended
-   * right after what is already in the log. Only a suffix of what would have been appended goes
-   * (the log stays one order, a prefix of what would have happened, closable as a crash is): it
-   * stops at an event a caller dispatched (acknowledged) and at one that records work begun or
-   * decided (REPLY_START, MODEL_CALL_START, RUNS_DECIDED, TOOL_STARTED, ...). Returns how many
-   * events were dropped; 0 when the queue is empty (the usual case: nothing is processing).
+   * A Stop's lane: drops the effects' output queued behind the event being processed, so what is
+   * dispatched next follows what the log holds. Only a suffix goes (the log stays a prefix of what
+   * would have happened, closable as a crash is), back to a caller's dispatched event or one that
+   * records work begun (see `droppableOutput`). Returns how many were dropped (0: queue empty).
    */
   overtake(): number
   [observable](): Observable<AgentState>
@@ -271,11 +268,9 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
 const streamedDeltas = new Set(['TEXT_BLOCK_DELTA', 'THINKING_BLOCK_DELTA', 'DATA_BLOCK_DELTA', 'TOOL_CALL_DELTA', 'TOOL_RESULT_TEXT_DELTA', 'TOOL_RESULT_DATA_DELTA'])
 const isStreamedDelta = (event: AgentEvent) => streamedDeltas.has(event.type)
 /**
- * What a model or a tool streamed (its deltas and the starts and ends that frame them, and a
- * REPLY_END not yet appended: the Stop's own close takes its place): the
- * output a Stop may overtake. Not in it: events that record work begun or decided (REPLY_START,
- * MODEL_CALL_START, RUNS_DECIDED, TOOL_STARTED, TOOL_RESULT_START, a pause, ...) and usage
- * reported (MODEL_CALL_USAGE), which say something happened.
+ * What a Stop may overtake: what a model or a tool streamed (deltas, the starts and ends framing
+ * them, a REPLY_END whose place the Stop's close takes). Not work begun or decided (REPLY_START,
+ * MODEL_CALL_START, RUNS_DECIDED, TOOL_STARTED, TOOL_RESULT_START, a pause) nor usage reported.
  */
 const droppableOutput = new Set([...streamedDeltas, 'TEXT_BLOCK_START', 'TEXT_BLOCK_END', 'THINKING_BLOCK_START', 'THINKING_BLOCK_END', 'DATA_BLOCK_START', 'DATA_BLOCK_END', 'TOOL_CALL_START', 'TOOL_CALL_END', 'TOOL_RESULT_END', 'MODEL_CALL_END', 'REPLY_END'])
 const isDroppableOutput = (event: AgentEvent) => droppableOutput.has(event.type)
