@@ -64,6 +64,8 @@ interface Figures {
   missed: number
   /** Stops whose stream ended some other way first (dropped by the server at its SSE high-water mark: the client read too slowly). */
   otherEnds: number
+  /** Replies that could not start and Stops that failed (the first is printed). */
+  errors: string[]
 }
 
 /**
@@ -73,6 +75,7 @@ interface Figures {
 const measure = async (n: number, start: (i: number, events: { delta(): void; end(reason: string): void }) => Promise<() => Promise<unknown>>): Promise<Figures> => {
   let deltas = 0
   const answered: number[] = []
+  const errors: string[] = []
   let counting = false
   let closing = false
   const drivers: Driver[] = []
@@ -82,15 +85,22 @@ const measure = async (n: number, start: (i: number, events: { delta(): void; en
     while (!closing) {
       let ended!: (reason: string) => void
       const end = new Promise<string>((resolve) => (ended = resolve))
-      const sendStop = await start(i, { delta: () => void (counting && deltas++), end: (reason) => ended(reason) })
+      let sendStop: () => Promise<unknown>
+      try {
+        sendStop = await start(i, { delta: () => void (counting && deltas++), end: (reason) => ended(reason) })
+      } catch (error) {
+        errors.push(String(error))
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        continue
+      }
       driver.running = true
       driver.stop = async () => {
         driver.stopping = true
         const asked = performance.now()
-        const [, reason] = await Promise.all([sendStop().then(() => answered.push(performance.now() - asked)), end])
+        const sent = sendStop().then(() => void answered.push(performance.now() - asked), (error: unknown) => void errors.push(String(error)))
+        const [, reason] = await Promise.all([sent, end])
         // A stream that ended otherwise (dropped at the SSE high-water mark, closed) is no Stop's effect.
         return reason === 'interrupted' ? performance.now() - asked : -1
-
       }
       await end
       driver.running = false
@@ -120,7 +130,7 @@ const measure = async (n: number, start: (i: number, events: { delta(): void; en
   closing = true
   await Promise.all(drivers.map((d) => (d?.running && !d.stopping ? d.stop() : undefined)))
   await Promise.race([Promise.all(loops), new Promise((resolve) => setTimeout(resolve, 5000))])
-  return { latencies: measured, answered: answered.sort((a, b) => a - b), deltas, seconds, missed, otherEnds }
+  return { latencies: measured, answered: answered.sort((a, b) => a - b), deltas, seconds, missed, otherEnds, errors }
 }
 
 /** The hub API: the consumer is handle.replyStream, the Stop handle.interrupt(). */
@@ -255,6 +265,7 @@ const row = (path: string, n: number, f: Figures, base: number | undefined) => {
   console.log(`  ${path.padEnd(5)} N=${String(n).padEnd(4)} Stops ${String(f.latencies.length).padStart(3)}  p50 ${quantile(seen, 0.5).toFixed(2).padStart(7)} ms  p99 ${p99.toFixed(2).padStart(7)} ms  max ${(seen.at(-1) ?? NaN).toFixed(2).padStart(7)} ms` +
     `  p99/p99(N=1) ${base ? (p99 / base).toFixed(2) : '   -'}x  ${Math.round(f.deltas / f.seconds).toLocaleString('en').padStart(8)} deltas/s` +
     `${lost ? `  ${lost} Stops not seen within 10 s` : ''}${f.missed ? `  ${f.missed} ticks found no running session` : ''}${f.otherEnds ? `  ${f.otherEnds} streams ended otherwise first (dropped at the SSE high-water mark)` : ''}`)
+  if (f.errors.length) console.log(`  ${''.padEnd(12)} ${f.errors.length} errors, the first: ${f.errors[0].slice(0, 300)}`)
   console.log(`  ${''.padEnd(12)} the Stop's own answer (no delivery backlog): p50 ${quantile(f.answered, 0.5).toFixed(2)} ms  p99 ${quantile(f.answered, 0.99).toFixed(2)} ms  max ${(f.answered.at(-1) ?? NaN).toFixed(2)} ms`)
   if (path === 'http') {
     const own = [...handled].sort((a, b) => a - b)
