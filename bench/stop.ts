@@ -62,7 +62,7 @@ interface Figures {
   deltas: number
   seconds: number
   missed: number
-  /** Stops whose stream ended some other way first (dropped by the server at its SSE high-water mark: the client read too slowly). */
+  /** Stops whose reply ended some other way first (it completed, or its stream was dropped at the SSE high-water mark: the client read too slowly). */
   otherEnds: number
   /** Replies that could not start and Stops that failed (the first is printed). */
   errors: string[]
@@ -264,7 +264,7 @@ const row = (path: string, n: number, f: Figures, base: number | undefined) => {
   const p99 = quantile(seen, 0.99)
   console.log(`  ${path.padEnd(5)} N=${String(n).padEnd(4)} Stops ${String(f.latencies.length).padStart(3)}  p50 ${quantile(seen, 0.5).toFixed(2).padStart(7)} ms  p99 ${p99.toFixed(2).padStart(7)} ms  max ${(seen.at(-1) ?? NaN).toFixed(2).padStart(7)} ms` +
     `  p99/p99(N=1) ${base ? (p99 / base).toFixed(2) : '   -'}x  ${Math.round(f.deltas / f.seconds).toLocaleString('en').padStart(8)} deltas/s` +
-    `${lost ? `  ${lost} Stops not seen within 10 s` : ''}${f.missed ? `  ${f.missed} ticks found no running session` : ''}${f.otherEnds ? `  ${f.otherEnds} streams ended otherwise first (dropped at the SSE high-water mark)` : ''}`)
+    `${lost ? `  ${lost} Stops not seen within 10 s` : ''}${f.missed ? `  ${f.missed} ticks found no running session` : ''}${f.otherEnds ? `  ${f.otherEnds} replies ended otherwise first (completed before the Stop, or their stream dropped at the SSE high-water mark)` : ''}`)
   if (f.errors.length) console.log(`  ${''.padEnd(12)} ${f.errors.length} errors, the first: ${f.errors[0].slice(0, 300)}`)
   console.log(`  ${''.padEnd(12)} the Stop's own answer (no delivery backlog): p50 ${quantile(f.answered, 0.5).toFixed(2)} ms  p99 ${quantile(f.answered, 0.99).toFixed(2)} ms  max ${(f.answered.at(-1) ?? NaN).toFixed(2)} ms`)
   if (path === 'http') {
