@@ -1,7 +1,9 @@
 // P `agentlog serve` processes on one store, each on an ephemeral port; one can be SIGKILLed and
-// started again (on a new port). Remembers when each was last killed (failover is measured from it).
+// started again (on a new port). Remembers when each was last killed (failover is measured from it),
+// and the CPU time the fleet used (each process read from /proc just before it is killed or stopped).
 import { serveProcess, type ServeProcess } from '../../spec/helpers/serveProcess.js'
 import { bundle } from './bundle.js'
+import { processCpuMs } from './cpu.js'
 
 let bundled: ReturnType<typeof bundle> | null = null
 
@@ -9,6 +11,8 @@ export interface Member { process: ServeProcess; url: string | null; killedAt: n
 
 export class Fleet {
   readonly members: Member[] = []
+  /** CPU ms of the processes that ended (killed or stopped). */
+  private retiredCpuMs = 0
 
   constructor(private readonly storeArgs: string[]) {}
 
@@ -42,6 +46,7 @@ export class Fleet {
     const m = this.members[i]
     m.url = null
     m.killedAt = Date.now()
+    this.retiredCpuMs += processCpuMs(m.process.child.pid)
     m.process.child.kill('SIGKILL')
     await m.process.exited
     await new Promise((r) => setTimeout(r, downMs))
@@ -50,6 +55,13 @@ export class Fleet {
   }
 
   async stop(): Promise<void> {
+    this.retiredCpuMs = this.cpuMs()
     await Promise.all(this.members.map((m) => m.process.stop()))
+    this.members.length = 0
+  }
+
+  /** CPU ms (user + system) of every serve process this fleet ran, so far. */
+  cpuMs(): number {
+    return this.retiredCpuMs + this.members.reduce((sum, m) => sum + processCpuMs(m.process.child.pid), 0)
   }
 }

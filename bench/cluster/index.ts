@@ -4,7 +4,10 @@
 // SIGKILLed every T seconds and started again. Prints delivered events/s (total, per process, and
 // the ratio to one process), cross-process Stop latency, failover time, the checks that must be 0
 // (acknowledged events lost, logs failing strict replay, routed commands applied twice), and the
-// memory per live and per idle session of one process. Prints figures; asserts nothing. The
+// memory per live and per idle session of one process, and the CPU per delivered event: the serve
+// processes' user+system time summed over the fleet (from /proc), plus the database's or NATS
+// server's when it runs on this machine (on a shared machine that includes others' load), with the
+// fleet's ratio to one process (the goal: at most 1.3x). Prints figures; asserts nothing. The
 // clients are closed-loop (the next turn starts when the last ended): until the machine saturates,
 // events/s follows the latency of a turn.
 // Env: STORES (postgres,nats), PROCESSES (3), CLIENTS (24), SESSIONS (48), BASE_S (10), RUN_S (30),
@@ -15,6 +18,7 @@ import { percentile } from '../postgres/shared.js'
 import { Fleet } from './fleet.js'
 import { runLoad, type LoadFigures } from './load.js'
 import { sessionMemory } from './memory.js'
+import { serverCpuMs } from './cpu.js'
 import { benchStore, type BenchStore } from './stores.js'
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
@@ -36,6 +40,8 @@ const phase = async (store: BenchStore, processes: number, prefix: string, secon
   for (const s of sessions) await direct.create({ session_id: s })
   const fleet = new Fleet(store.args)
   await fleet.start(processes)
+  const serverCpuAtStart = serverCpuMs(store.kind)
+  const fleetCpuAtStart = fleet.cpuMs()
   let killing = kill
   let kills = 0
   const killer = (async () => {
@@ -53,11 +59,20 @@ const phase = async (store: BenchStore, processes: number, prefix: string, secon
   const elapsed = (performance.now() - started) / 1000
   killing = false
   await killer
+  const serverCpu = serverCpuAtStart === null ? null : (serverCpuMs(store.kind) ?? serverCpuAtStart) - serverCpuAtStart
+  const fleetCpu = fleet.cpuMs() - fleetCpuAtStart
   await fleet.stop()
   const check = await verify(direct, sessions, figures)
   await direct.close()
-  return { figures, elapsed, kills, check }
+  return { figures, elapsed, kills, check, cpu: { fleet: fleetCpu, server: serverCpu } }
 }
+
+/** CPU µs per delivered event: the fleet's, and with the store's server when it runs here. */
+const cpuPerEvent = (run: Awaited<ReturnType<typeof phase>>) => {
+  const delivered = run.figures.delivered.reduce((a, b) => a + b, 0) || 1
+  return { fleet: (run.cpu.fleet * 1000) / delivered, total: run.cpu.server === null ? null : ((run.cpu.fleet + run.cpu.server) * 1000) / delivered }
+}
+const us = (n: number | null) => (n === null ? 'n/a (server not local)' : `${n.toFixed(0)} µs`)
 
 /** Reads every log back: acknowledged events present, strict replay passes, no routed command applied twice. */
 const verify = async (store: ReturnType<BenchStore['open']>, sessions: string[], figures: LoadFigures) => {
@@ -91,8 +106,11 @@ for (const kind of stores) {
     const { figures } = run
     const total = figures.delivered.reduce((a, b) => a + b, 0) / run.elapsed
     out(`${P} processes: ${total.toFixed(0)} events/s delivered in total (${(total / baseRate).toFixed(2)}x one process), per process ${figures.delivered.map((d) => (d / run.elapsed).toFixed(0)).join(' / ')}; ${figures.replies} replies, ${run.kills} kills`)
+    const baseCpu = cpuPerEvent(base)
+    const runCpu = cpuPerEvent(run)
+    out(`  CPU per delivered event: one process ${us(baseCpu.fleet)} (with the ${kind} server: ${us(baseCpu.total)}); ${P} processes ${us(runCpu.fleet)} (with the server: ${us(runCpu.total)}); ratio ${(runCpu.fleet / baseCpu.fleet).toFixed(2)}x${runCpu.total !== null && baseCpu.total !== null ? ` (with the server ${(runCpu.total / baseCpu.total).toFixed(2)}x)` : ''} (goal: at most 1.3x)`)
     out(`  Stop across processes: p50 ${ms(percentile(figures.stops, 50))}, p99 ${ms(percentile(figures.stops, 99))} (${figures.stops.length} stops)`)
-    out(`  failover (kill to the cut reply's REPLY_END, or the next owner's REPLY_START when it never reached the log, seen on another process): p50 ${ms(percentile(figures.failovers, 50))}, max ${ms(Math.max(...figures.failovers, 0))} (${figures.failovers.length} cut replies of ${figures.cut} recovered)`)
+    out(`  failover (kill to the cut reply's REPLY_END, or the next owner's REPLY_START when it never reached the log, seen on another process): p50 ${ms(percentile(figures.failovers, 50))}, max ${ms(Math.max(...figures.failovers, 0))} (${figures.failovers.length} cut replies of ${figures.cut} recovered; ${figures.behindLog} of them cut after events their client saw but the log never got)`)
     out(`  acknowledged events lost: ${base.check.lost + run.check.lost} of ${base.figures.acked.length + figures.acked.length}; logs failing strict replay: ${base.check.invalid + run.check.invalid} of ${2 * S}; routed commands applied twice: ${base.check.duplicated + run.check.duplicated}`)
     if (figures.errors.length) out(`  errors: ${figures.errors.length}, first: ${figures.errors[0]}`)
     const memory = await sessionMemory(() => store.open({ snapshots: false }), env('LIVE', 1000), env('OPENED', 10_000))

@@ -17,6 +17,8 @@ export interface LoadFigures {
   failovers: number[]
   acked: Acked[]
   cut: number
+  /** Cut replies whose client had seen events past the end of the log (never committed): followed from the log's end. */
+  behindLog: number
   replies: number
   errors: string[]
 }
@@ -29,7 +31,7 @@ const post = (url: string, body: unknown, signal?: AbortSignal) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal })
 
 export const runLoad = async (fleet: Fleet, options: { clients: number; sessions: string[]; seconds: number }): Promise<LoadFigures> => {
-  const figures: LoadFigures = { delivered: fleet.members.map(() => 0), stops: [], failovers: [], acked: [], cut: 0, replies: 0, errors: [] }
+  const figures: LoadFigures = { delivered: fleet.members.map(() => 0), stops: [], failovers: [], acked: [], cut: 0, behindLog: 0, replies: 0, errors: [] }
   const home = new Map(options.sessions.map((s, i) => [s, i % fleet.members.length]))
   const until = Date.now() + options.seconds * 1000
   let salt = 0
@@ -129,7 +131,16 @@ export const runLoad = async (fleet: Fleet, options: { clients: number; sessions
     const follow = new AbortController()
     const closed = (async () => {
       try {
-        const events = await fetch(`${url}/sessions/${session}/events?from_seq=${Math.max(0, cut.lastSeq)}`, { signal: follow.signal })
+        let events = await fetch(`${url}/sessions/${session}/events?from_seq=${Math.max(0, cut.lastSeq)}`, { signal: follow.signal })
+        if (events.status === 400) {
+          // The client saw events the dead owner streamed but never committed (a reply streams its
+          // deltas before their commit; only sync points wait for it): the log ends before them, so
+          // follow from where it ends. (Before issue 29 this refusal left the cut reply uncounted.)
+          await events.body?.cancel()
+          figures.behindLog++
+          const state = (await (await fetch(`${url}/sessions/${session}`, { signal: follow.signal })).json()) as { seq?: number }
+          events = await fetch(`${url}/sessions/${session}/events?from_seq=${Math.min(Math.max(0, cut.lastSeq), state.seq ?? 0)}`, { signal: follow.signal })
+        }
         for await (const m of readSse(events)) {
           const e = m.data as AgentEvent
           // The cut reply closed; or it never reached the log (it died before its first commit)

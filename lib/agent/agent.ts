@@ -204,7 +204,10 @@ export class Agent {
   cancel(reply_id: string): void {
     const state = this.state
     if (state.reply_id !== reply_id || state.status !== 'running' || state.loop?.closing || this.store.failure) return
-    // What the running sub-agent calls hold of their children's text joins the calls before they close.
+    // The Stop overtakes the output still queued behind the event being processed (none unless
+    // this runs inside a synchronous burst); then what the running sub-agent calls hold of their
+    // children's text joins the calls before they close.
+    this.store.overtake()
     flushChildText(this)
     this.dispatchClosing([createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id })])
   }

@@ -4,6 +4,9 @@
 // exception to "publish the state": a run of deltas publishes its newest state once, at the end of
 // the task that reduced them or before the next state (see `publish`). Effects are
 // `(event$, state$, deps) => Observable<event>`; their output joins the queue, never a nested dispatch.
+// Control overtakes data: `overtake()` (agent.cancel calls it before its INTERRUPT_REQUESTED) drops
+// the effects' output still waiting in the queue (never appended, never acknowledged) back to the
+// last event that records work begun, so the Stop is the next event in the log (see `overtake`).
 // A log that refuses or fails an append breaks the store (`fail`): nothing more is reduced, the
 // effects stop, and every later dispatch throws the failure; an effect that errors is reported and
 // subscribed again, so one bad event never leaves the agent without its effects.
@@ -70,6 +73,13 @@ export interface Store {
   readonly failure: AgentError | null
   /** Emits `failure` once, when the store breaks. */
   readonly failure$: Observable<AgentError>
+  /**
+   * A Stop's lane: drops the effects' output queued behind the event being processed, so what is
+   * dispatched next follows what the log holds. Only a suffix goes (the log stays a prefix of what
+   * would have happened, closable as a crash is), back to a caller's dispatched event or one that
+   * records work begun (see `droppableOutput`). Returns how many were dropped (0: queue empty).
+   */
+  overtake(): number
   [observable](): Observable<AgentState>
 }
 
@@ -88,6 +98,10 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
   const state$ = new Subject<AgentState>()
   const event$ = new Subject<AgentEvent>()
   const queue: AgentEvent[] = []
+  // The queue's next event to process, and the length of its prefix that overtake() keeps (up to
+  // the last event a caller dispatched while the queue was busy: dispatch returned, so it is owed).
+  let next = 0
+  let owed = 0
   let busy = false
   // Lent to `log.append` for the duration of one call, so the hot path allocates nothing for it.
   const batch: AgentEvent[] = []
@@ -164,11 +178,22 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
     busy = true
     try {
       process(event)
-      for (let i = 0; i < queue.length && !failure; i++) process(queue[i])
+      while (next < queue.length && !failure) process(queue[next++])
     } finally {
       if (queue.length) queue.length = 0
+      next = 0
+      owed = 0
       busy = false
     }
+  }
+
+  const overtake = () => {
+    let keep = queue.length
+    const floor = Math.max(next, owed)
+    while (keep > floor && isDroppableOutput(queue[keep - 1])) keep--
+    const dropped = queue.length - keep
+    queue.length = keep
+    return dropped
   }
 
   // Every way out of the store hands the state out: a subscription (called at once with the
@@ -198,6 +223,7 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
       if (failure) throw failure
       const event = validateEvent(value)
       enqueue(event)
+      if (busy) owed = queue.length
       if (failure) throw failure
       return event
     },
@@ -234,12 +260,20 @@ export const createStore = ({ reducer, initialState, log = memoryLog(), onEffect
       return failure
     },
     failure$: failure$.asObservable(),
+    overtake,
     [observable]: () => stateObservable,
   }
 }
 
 const streamedDeltas = new Set(['TEXT_BLOCK_DELTA', 'THINKING_BLOCK_DELTA', 'DATA_BLOCK_DELTA', 'TOOL_CALL_DELTA', 'TOOL_RESULT_TEXT_DELTA', 'TOOL_RESULT_DATA_DELTA'])
 const isStreamedDelta = (event: AgentEvent) => streamedDeltas.has(event.type)
+/**
+ * What a Stop may overtake: what a model or a tool streamed (deltas, the starts and ends framing
+ * them, a REPLY_END whose place the Stop's close takes). Not work begun or decided (REPLY_START,
+ * MODEL_CALL_START, RUNS_DECIDED, TOOL_STARTED, TOOL_RESULT_START, a pause) nor usage reported.
+ */
+const droppableOutput = new Set([...streamedDeltas, 'TEXT_BLOCK_START', 'TEXT_BLOCK_END', 'THINKING_BLOCK_START', 'THINKING_BLOCK_END', 'DATA_BLOCK_START', 'DATA_BLOCK_END', 'TOOL_CALL_START', 'TOOL_CALL_END', 'TOOL_RESULT_END', 'MODEL_CALL_END', 'REPLY_END'])
+const isDroppableOutput = (event: AgentEvent) => droppableOutput.has(event.type)
 
 /** Runs `task` once the current macrotask and its microtasks are done (Node's setImmediate; a 0 ms timer in a browser). */
 export const afterThisTask: (task: () => void) => void = typeof setImmediate === 'function' ? (task) => void setImmediate(task) : (task) => void setTimeout(task, 0)

@@ -3,6 +3,8 @@
 // missing (with `replicas` copies each) and bound when present, so several processes and restarts
 // share them. The owners bucket's TTL is the lease: an owner that stops renewing its key loses it.
 // `repair` creates again what an operator deleted (the store owns them; their keys are made anew).
+// Routed requests have a connection of their own when the store makes its connections (`control`:
+// a Stop's request-reply never queues behind the followers' pushed messages on one socket).
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import { Kvm, type KV } from '@nats-io/kv'
@@ -26,6 +28,11 @@ export interface Nats {
   maxPayload: number
   /** Creates again the stream and buckets that were deleted behind the store's back (an operator); returns their names. */
   repair(): Promise<string[]>
+  /**
+   * The control lane: routed requests, their replies and their keys go over this connection (the
+   * store's second one; the application's own connection when it passed one).
+   */
+  control: { nc: NatsConnection; requests: KV }
 }
 
 export interface ConnectOptions {
@@ -47,7 +54,15 @@ export const connectNats = async (n: Names, options: ConnectOptions): Promise<Na
   // A cluster that just started (or is electing leaders) may time out a while: setup is retried.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await setUp(nc, n, options)
+      const nats = await setUp(nc, n, options)
+      if (options.connection) return nats
+      const control = await connect({ servers: options.servers, name: `agentlog ${n.prefix} control`, maxReconnectAttempts: -1, reconnectTimeWait: 250 })
+      try {
+        return { ...nats, control: { nc: control, requests: await new Kvm(control).open(n.requests) } }
+      } catch (error) {
+        await control.close().catch(() => undefined)
+        throw error
+      }
     } catch (error) {
       if (attempt < SETUP_ATTEMPTS && /timeout|no responders/i.test((error as Error)?.message ?? '')) {
         await sleep(500)
@@ -90,5 +105,6 @@ const setUp = async (nc: NatsConnection, n: Names, options: ConnectOptions): Pro
   return {
     nc, js: jetstream(nc, { timeout: 2000 }), jsm, sessions, owners, leases, requests, snapshots, maxPayload: nc.info?.max_payload ?? 1024 * 1024,
     repair: () => (repairing ??= ensure(jsm, kvm, n, options).finally(() => (repairing = null))),
+    control: { nc, requests },
   }
 }

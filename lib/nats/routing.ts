@@ -8,6 +8,8 @@
 // Each command is applied once: its input event carries the request id (`metadata.request_id`), so
 // an owner that finds a request a dead owner applied but never answered answers it from the log.
 // The caller deletes the key once it has read the answer; the bucket's TTL removes the rest.
+// Requests, replies and keys travel on the store's control connection (connection.ts `control`),
+// never behind the followers' pushed messages.
 import type { Subscription } from '@nats-io/transport-node'
 import { sleep } from '../core/abort.js'
 import { AgentError, type AgentErrorCode } from '../core/errors.js'
@@ -44,7 +46,7 @@ export const natsRouting = (nats: () => Promise<Nats>, n: Names): SessionRouting
     const requestKey = `${key}.${id}`
     const last = await lastPosition(c, n, key)
     const request: Request = { command, afterSeq: last?.last ?? 0 }
-    const revision = await c.requests.create(requestKey, JSON.stringify(request)).catch((error: unknown) => {
+    const revision = await c.control.requests.create(requestKey, JSON.stringify(request)).catch((error: unknown) => {
       throw unavailable(error, `routing a request to the owner of session ${session_id}`)
     })
     try {
@@ -54,16 +56,16 @@ export const natsRouting = (nats: () => Promise<Nats>, n: Names): SessionRouting
         try {
           // The first time, the request travels whole (the owner need not read it back); later only its id.
           const pointer: Pointer = attempt === 0 ? { id, revision, request } : { id }
-          const reply = await c.nc.request(n.route(key), encoder.encode(JSON.stringify(pointer)), { timeout: RECHECK_MS })
+          const reply = await c.control.nc.request(n.route(key), encoder.encode(JSON.stringify(pointer)), { timeout: RECHECK_MS })
           outcome = reply.json<Outcome>()
         } catch (error) {
           if (!isNoResponders(error) && !isTimeout(error)) throw unavailable(error, `routing a request to the owner of session ${session_id}`)
           gone = isNoResponders(error)
-          const entry = await c.requests.get(requestKey)
+          const entry = await c.control.requests.get(requestKey)
           outcome = entry?.operation === 'PUT' ? entry.json<Request>().outcome : undefined
         }
         if (outcome) {
-          void c.requests.delete(requestKey).catch(() => undefined)
+          void c.control.requests.delete(requestKey).catch(() => undefined)
           if ('error' in outcome) throw outcome.error.code ? new AgentError(outcome.error.code, outcome.error.message) : new Error(outcome.error.message)
           return outcome.events
         }
@@ -76,7 +78,7 @@ export const natsRouting = (nats: () => Promise<Nats>, n: Names): SessionRouting
         if (busy && gone) await sleep(TAKE_OVER_RETRY_MS)
       }
     } catch (error) {
-      await c.requests.delete(requestKey).catch(() => undefined)
+      await c.control.requests.delete(requestKey).catch(() => undefined)
       throw error
     }
   }
@@ -102,7 +104,7 @@ export const natsRouting = (nats: () => Promise<Nats>, n: Names): SessionRouting
       const requestKey = `${keyOf(session_id)}.${pointer.id}`
       let { request, revision } = pointer
       if (!request || revision === undefined) {
-        const entry = await c.requests.get(requestKey)
+        const entry = await c.control.requests.get(requestKey)
         if (!entry || entry.operation !== 'PUT') return
         request = entry.json<Request>()
         revision = entry.revision
@@ -118,7 +120,7 @@ export const natsRouting = (nats: () => Promise<Nats>, n: Names): SessionRouting
       }
       respond(outcome)
       // Withdrawn or collected meanwhile (the caller has its answer, or gave up): nothing to record.
-      await c.requests.update(requestKey, JSON.stringify({ ...request, outcome }), revision).catch(() => undefined)
+      await c.control.requests.update(requestKey, JSON.stringify({ ...request, outcome }), revision).catch(() => undefined)
     }
 
     const enqueue = (session_id: string, work: () => Promise<void>) => {
@@ -131,7 +133,7 @@ export const natsRouting = (nats: () => Promise<Nats>, n: Names): SessionRouting
 
     const subscribe = (c: Nats, session_id: string) => {
       if (subscriptions.has(session_id)) return
-      const subscription = c.nc.subscribe(n.route(keyOf(session_id)), {
+      const subscription = c.control.nc.subscribe(n.route(keyOf(session_id)), {
         callback: (error, msg) => {
           if (error) return
           enqueue(session_id, async () => {
@@ -150,7 +152,7 @@ export const natsRouting = (nats: () => Promise<Nats>, n: Names): SessionRouting
       if (stopped || !owner.has(session_id)) return
       subscribe(c, session_id)
       const waiting: string[] = []
-      for await (const requestKey of await c.requests.keys(`${keyOf(session_id)}.*`)) waiting.push(requestKey.slice(requestKey.lastIndexOf('.') + 1))
+      for await (const requestKey of await c.control.requests.keys(`${keyOf(session_id)}.*`)) waiting.push(requestKey.slice(requestKey.lastIndexOf('.') + 1))
       for (const id of waiting.sort()) enqueue(session_id, async () => void (owner.has(session_id) && await answer(c, session_id, { id }, () => undefined)))
     }
 

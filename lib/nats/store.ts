@@ -250,8 +250,8 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       closed = true
       await Promise.all([...owned.values()].map((log) => log?.close()))
       await lease.close()
-      if (connected && !options.connection) await connected.nc.drain().catch(() => undefined)
-      else if (connecting && !options.connection) await connecting.then((c) => c.nc.close(), () => undefined)
+      if (connected && !options.connection) await Promise.all([connected.nc.drain(), connected.control.nc.drain()]).catch(() => undefined)
+      else if (connecting && !options.connection) await connecting.then((c) => Promise.all([c.nc.close(), c.control.nc.close()]), () => undefined)
     },
   }
 }

@@ -1,8 +1,11 @@
-// The store's LISTEN connection: one connection of the pool, opened on first use, that hears the
-// append pointers ("SESSION_ID LAST_SEQ") and the routing pointers of the schema and hands them
-// to whoever waits for them. When the connection is lost it reconnects (backing off) and tells
-// everyone to re-read, since a notification sent meanwhile is gone: the rows are the truth.
-import type { Notification, Pool, PoolClient } from 'pg'
+// A LISTEN connection: one connection of the pool, opened on first use, that hears the channels it
+// is made for and hands each payload to whoever waits for it. The store keeps two: one for the
+// append pointers ("SESSION_ID LAST_SEQ", the followers' bulk) and one for routed requests (the
+// control lane: a Stop's pointer never queues behind appends, and `query` runs the routing
+// statements on that connection, never behind the pool's follower reads). When the connection is
+// lost it reconnects (backing off) and tells everyone to re-read, since a notification sent
+// meanwhile is gone: the rows are the truth.
+import type { Notification, Pool, PoolClient, QueryResult, QueryResultRow } from 'pg'
 import { unavailable } from './errors.js'
 import { quoteIdent, type Names } from './sql.js'
 
@@ -16,7 +19,17 @@ export class Listener {
   private readonly handlers = new Map<string, Set<Handler>>()
   private readonly reconnected = new Set<() => void>()
 
-  constructor(private readonly pool: Pool, private readonly n: Names) {}
+  constructor(private readonly pool: Pool, private readonly n: Names, private readonly channels: readonly string[]) {}
+
+  /** The statements given to `query`, one after another on the connection. */
+  private queued: Promise<unknown> = Promise.resolve()
+
+  /** Runs a statement on this connection while it is up (a lane of its own; one at a time), else on the pool. */
+  query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>> {
+    const run = this.queued.then(() => (this.client ?? this.pool).query<R>(text, values))
+    this.queued = run.catch(() => undefined)
+    return run
+  }
 
   /** Resolves once LISTEN is in place (so nothing notified after that is missed). */
   ready(): Promise<void> {
@@ -39,7 +52,7 @@ export class Listener {
       for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '')
     })
     try {
-      await client.query(`LISTEN ${quoteIdent(this.n.eventsChannel)}; LISTEN ${quoteIdent(this.n.requestsChannel)}`)
+      await client.query(this.channels.map((channel) => `LISTEN ${quoteIdent(channel)}`).join('; '))
     } catch (error) {
       client.release(true)
       throw unavailable(error, 'starting to listen for appends')

@@ -3,7 +3,7 @@
 // made after), and its events after a position, each checked like a file log's line and required
 // to follow the one before it (no gap, no duplicate).
 import crypto from 'node:crypto'
-import type { Pool, PoolClient } from 'pg'
+import type { QueryResult, QueryResultRow } from 'pg'
 import { AgentError } from '../core/errors.js'
 import type { AgentEvent } from '../core/events.js'
 import { parseStoredEvent } from '../stores/storedEvent.js'
@@ -14,7 +14,10 @@ import type { AgentState, ReplyStatus } from '../../reducers/state.js'
 import { unavailable } from './errors.js'
 import type { Names } from './sql.js'
 
-export type Queryable = Pick<Pool | PoolClient, 'query'>
+/** What runs a statement: a pool, a client, or the store's control lane (listener.ts). */
+export interface Queryable {
+  query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>
+}
 
 export const sha256 = (text: string): string => crypto.createHash('sha256').update(text).digest('hex')
 

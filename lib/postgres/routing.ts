@@ -8,13 +8,12 @@
 // input event carries the request's id (`metadata.request_id`), and a row records the session's last
 // committed event when it was made, so an owner that finds a row a dead owner applied but never
 // answered answers it with the events already in the log instead of applying it again.
-import type { Pool } from 'pg'
 import { AgentError, type AgentErrorCode } from '../core/errors.js'
 import type { AgentEvent } from '../core/events.js'
 import type { Command } from '../hub/commands.js'
 import type { SessionOwner, SessionRouting, SessionServer } from '../hub/types.js'
 import type { Listener } from './listener.js'
-import { query } from './load.js'
+import { query, type Queryable } from './load.js'
 import type { Names } from './sql.js'
 
 /** How often a waiting caller re-checks its request (and tries to take an orphaned session over). */
@@ -25,7 +24,8 @@ export const ANSWERED_ROW_TTL_MS = 10 * 60_000
 
 type Outcome = { events: AgentEvent[] } | { error: { code?: AgentErrorCode; message: string } }
 
-export const pgRouting = (pool: Pool, n: Names, listener: Listener): SessionRouting => {
+/** `pool` runs the routing statements: the store passes its control connection (listener.ts). */
+export const pgRouting = (pool: Queryable, n: Names, listener: Listener): SessionRouting => {
   const answered = new Map<string, () => void>()
   listener.on(n.requestsChannel, (payload) => {
     if (payload.startsWith('d ')) answered.get(payload.slice(2))?.()

@@ -1,7 +1,7 @@
 // postgresStore: sessions in PostgreSQL, for many processes. Reads go through the pool; the
 // sessions this process owns are leased and written on one dedicated connection (lease.ts,
-// writer.ts); one LISTEN connection wakes followers and routed requests (listener.ts, follow.ts,
-// routing.ts). `migrate()` creates or upgrades the tables. Pass the application's `pg.Pool`, or a
+// writer.ts); one LISTEN connection wakes followers (listener.ts, follow.ts), another carries routed
+// requests, their pointers and their statements (the control lane: routing.ts). `migrate()` creates or upgrades the tables. Pass the application's `pg.Pool`, or a
 // connection string (the store then makes a pool and ends it on close).
 import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import pg, { type Pool } from 'pg'
@@ -20,7 +20,7 @@ import { leaseKey, names } from './sql.js'
 import { Writer, type CommitInfo } from './writer.js'
 
 export interface PostgresStoreOptions {
-  /** The application's pool (the store keeps two of its connections: the lease and LISTEN). */
+  /** The application's pool (the store keeps three of its connections: the lease, LISTEN for appends, and the control lane). */
   pool?: Pool
   /** Or a connection string: the store makes its own pool. */
   connectionString?: string
@@ -53,7 +53,7 @@ const checkOptions = (options: PostgresStoreOptions) => {
   if (!pool === !connectionString) throw new AgentError('INVALID_OPTION', 'postgresStore: give exactly one of pool (a pg.Pool) and connectionString (postgres://user@host:port/database).')
   if (pool && typeof (pool as { connect?: unknown }).connect !== 'function') throw new AgentError('INVALID_OPTION', `postgresStore: pool must be a pg.Pool; received ${describe(pool)}.`)
   const max = (pool as { options?: { max?: number } } | undefined)?.options?.max
-  if (max !== undefined && max < 3) throw new AgentError('INVALID_OPTION', `postgresStore: the pool must allow at least 3 connections (the store keeps two: its lease and LISTEN); it allows ${max}.`)
+  if (max !== undefined && max < 4) throw new AgentError('INVALID_OPTION', `postgresStore: the pool must allow at least 4 connections (the store keeps three: its lease, LISTEN for appends, and the control lane of routed requests); it allows ${max}.`)
   if (connectionString !== undefined && (typeof connectionString !== 'string' || !/^postgres(ql)?:\/\//.test(connectionString)))
     throw new AgentError('INVALID_OPTION', `postgresStore: connectionString must be a URL like postgres://user@host:5432/database; received ${describe(connectionString)}.`)
   const every = snapshots === false ? 0 : snapshots?.every ?? 1000
@@ -73,7 +73,10 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
   const lease = new Lease(pool, schema, (error) => {
     for (const log of owned.values()) log?.fail(error)
   })
-  const listener = new Listener(pool, n)
+  const listener = new Listener(pool, n, [n.eventsChannel])
+  // Routed commands (a Stop from another process) have their own connection: neither the append
+  // pointers nor the followers' reads in the pool's queue are in front of them.
+  const control = new Listener(pool, n, [n.requestsChannel])
   const followers = new Followers(pool, n, listener)
   const writer = new Writer(lease, n, (session_id) => followers.poke(session_id), options.onCommit)
   let closed = false
@@ -184,12 +187,13 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
          LIMIT $2`, [leaseKey(schema, ''), limit])
       return rows.map((r) => r.session_id).filter((id) => !owned.has(id))
     },
-    routing: pgRouting(pool, n, listener),
+    routing: pgRouting(control, n, control),
     async close() {
       if (closed) return
       closed = true
       await Promise.all([...owned.values()].map((log) => log?.close()))
       listener.close()
+      control.close()
       lease.close()
       if (ownPool) await pool.end()
     },

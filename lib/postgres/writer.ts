@@ -1,7 +1,10 @@
 // Group commit: the appends of every session this process owns go to PostgreSQL in one multi-row
 // INSERT per round trip, on the lease connection; the events appended while one is in flight go in
 // the next. The same statement moves each session's last_seq and status (whose trigger NOTIFYs the
-// followers). A conflict on (session_id, seq) fails only the sessions that caused it; a refused
+// followers). Control goes first: the sessions whose events end or pause a reply (a Stop's
+// REPLY_END) are committed in a statement of their own before the others' deltas, so a closing
+// event waits for at most the statement in flight, never for a batch of other sessions' bulk.
+// A conflict on (session_id, seq) fails only the sessions that caused it; a refused
 // statement fails the sessions in it; a lost connection fails them all (see lease.ts).
 import { AgentError } from '../core/errors.js'
 import { isConflict, unavailable } from './errors.js'
@@ -66,16 +69,26 @@ export class Writer {
       }
       this.dirty.clear()
       if (taken.length === 0) continue
-      const started = performance.now()
-      try {
-        await this.insert(taken.map(([, b]) => b))
-        this.onCommit?.({ sessions: taken.length, events: taken.reduce((sum, [, b]) => sum + b.bodies.length, 0), ms: performance.now() - started })
-        for (const [log, batch] of taken) this.done(log, batch)
-      } catch (error) {
-        if (isConflict(error) && taken.length > 1) await this.oneByOne(taken)
-        else for (const [log, batch] of taken) log.fail(this.refusal(error, batch))
+      const control = taken.filter(([, b]) => b.status !== 'running')
+      if (control.length === 0 || control.length === taken.length) await this.commit(taken)
+      else {
+        await this.commit(control)
+        await this.commit(taken.filter(([, b]) => b.status === 'running'))
       }
       await this.snapshots(taken.map(([log]) => log))
+    }
+  }
+
+  /** One statement for `taken` (one by one when a conflict hides which session caused it). */
+  private async commit(taken: [Writable, Batch][]) {
+    const started = performance.now()
+    try {
+      await this.insert(taken.map(([, b]) => b))
+      this.onCommit?.({ sessions: taken.length, events: taken.reduce((sum, [, b]) => sum + b.bodies.length, 0), ms: performance.now() - started })
+      for (const [log, batch] of taken) this.done(log, batch)
+    } catch (error) {
+      if (isConflict(error) && taken.length > 1) await this.oneByOne(taken)
+      else for (const [log, batch] of taken) log.fail(this.refusal(error, batch))
     }
   }
 

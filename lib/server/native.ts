@@ -153,7 +153,10 @@ export const postReply = async (ctx: NativeContext, handle: SessionHandle, reque
     start(sink) {
       void (async () => {
         try {
-          for (let next = first; !next.done; next = await iterator.next()) sink.send(next.value, ownSeq(next.value, durableSeq(next.value)))
+          for (let next = first; !next.done; next = await iterator.next()) {
+            sink.send(next.value, ownSeq(next.value, durableSeq(next.value)))
+            if (CONTROL.has(next.value.type)) sink.flush()
+          }
         } catch (error) {
           sink.fail(errorBody(ctx, error))
         } finally {
@@ -190,7 +193,10 @@ export const followEvents = async (ctx: NativeContext, handle: SessionHandle, re
     highWaterBytes: ctx.limits.sseHighWaterBytes,
     start(sink) {
       const subscription = handle.follow({ fromSeq, descendants: descendantsOf(url) }).subscribe({
-        next: (event) => sink.send(event, ownSeq(event, seqOf(event))),
+        next: (event) => {
+          sink.send(event, ownSeq(event, seqOf(event)))
+          if (CONTROL.has(event.type)) sink.flush()
+        },
         error: (error) => sink.fail(errorBody(ctx, error)),
         complete: () => sink.close(),
       })
@@ -203,6 +209,9 @@ export const followEvents = async (ctx: NativeContext, handle: SessionHandle, re
   })
   return new Response(body$, { status: 200, headers: { ...SSE_HEADERS, ...ctx.headers } })
 }
+
+/** Events a client acts on (a reply's end or pause, a Stop): written at once, not at the end of the turn's bulk. */
+const CONTROL: ReadonlySet<string> = new Set(['REPLY_END', 'REQUIRE_USER_CONFIRM', 'REQUIRE_EXTERNAL_EXECUTION', 'INTERRUPT_REQUESTED', 'USER_INTERRUPT'])
 
 const seqOf = (event: AgentEvent): number | undefined => {
   const seq = event.metadata.seq

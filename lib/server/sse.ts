@@ -1,11 +1,15 @@
 // Server-sent events over a web ReadableStream: one JSON event per `data:` line with `id: <seq>`,
 // keep-alive comments, and a high-water mark on the bytes queued for the reader. A reader that lets
 // the queue pass it is dropped (the stream is closed once the queue drains) and resumes with
-// from_seq, so a slow client cannot make the server buffer without bound.
+// from_seq, so a slow client cannot make the server buffer without bound. Frames sent in one turn
+// of the event loop go out as one chunk (one socket write); `flush()` sends what is queued at once,
+// for control (a reply's end or pause: a Stop's effect does not wait for the turn's bulk to end).
 
 export interface SseSink {
   /** Queues one event; false once the stream is closed (the reader left or was dropped). */
   send(data: unknown, id?: number): boolean
+  /** Hands what is queued to the reader now instead of at the end of this turn (after a control event). */
+  flush(): void
   /** Sends `event: error` with `{ code, message }` and closes the stream. */
   fail(body: { code: string; message: string }): void
   /** Closes the stream after what is queued. */
@@ -47,10 +51,13 @@ export const sseStream = ({ keepAliveMs, highWaterBytes, start }: SseOptions): R
   let pending = ''
   let scheduled = false
   const flush = () => {
-    scheduled = false
     if (!pending || closed) return
     controller.enqueue(encoder.encode(pending))
     pending = ''
+  }
+  const flushScheduled = () => {
+    scheduled = false
+    flush()
   }
   const finish = () => {
     if (closed) return
@@ -64,11 +71,12 @@ export const sseStream = ({ keepAliveMs, highWaterBytes, start }: SseOptions): R
       pending += text(data, id)
       if (!scheduled) {
         scheduled = true
-        afterTurn(flush)
+        afterTurn(flushScheduled)
       }
       if ((controller.desiredSize ?? 0) - pending.length <= 0) sink.close()
       return !closed
     },
+    flush,
     fail(body) {
       if (closed) return
       pending += text(body, undefined, 'error')

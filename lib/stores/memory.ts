@@ -53,7 +53,8 @@ export const memoryStore = (options: MemoryStoreOptions = {}): SessionStore => {
           }
         }
         info.last_seq = events.length
-        info.updated_at = new Date().toISOString()
+        // The last event's own time (no clock read per append on the streaming path).
+        if (batch.length) info.updated_at = batch[batch.length - 1].created_at
         for (const event of batch) session.appended.next(event)
       },
       read: ({ fromSeq = 0 } = {}) => events.slice(fromSeq),

@@ -1,5 +1,6 @@
 // SSE framing (lib/server/sse.ts): ids and JSON data lines, keep-alive comments, and a reader that
-// does not read being dropped at the high-water mark instead of buffered without bound.
+// does not read being dropped at the high-water mark instead of buffered without bound; a turn's
+// frames go out as one chunk, every event once and in order, and `flush()` (control) at once.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { frame, sseStream, type SseSink } from '../../lib/server/sse.js'
@@ -54,6 +55,45 @@ test('a reader that does not read is dropped at the high-water mark: the queue s
   const ids: string[] = []
   for await (const m of readSse(new Response(body))) ids.push(m.id!)
   assert.is(ids.length, accepted + 1, 'what was queued is delivered, then the stream ends; the reader resumes from the last id')
+})
+
+/** Resolves with 'waiting' after a run of microtasks: a read still pending then waits for a later turn. */
+const soonOrWaiting = <T>(promise: Promise<T>) => {
+  let ticks: Promise<unknown> = Promise.resolve()
+  for (let i = 0; i < 20; i++) ticks = ticks.then(() => undefined)
+  return Promise.race([promise, ticks.then(() => 'waiting' as const)])
+}
+
+test('the frames of one turn are one chunk holding every event once, in order', async () => {
+  let sink!: SseSink
+  const body = sseStream({ keepAliveMs: 10_000, highWaterBytes: 1 << 20, start: (s) => void (sink = s) })
+  const reader = body.getReader()
+  for (let i = 1; i <= 200; i++) sink.send({ type: 'TEXT_BLOCK_DELTA', delta: `d${i}` }, i)
+  const first = reader.read()
+  assert.is(await soonOrWaiting(first), 'waiting', 'nothing is written before the turn ends')
+  const { value } = await first
+  const ids = [...text(value!).matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]))
+  assert.equal(ids, Array.from({ length: 200 }, (_, i) => i + 1), 'one chunk: all 200, each once, in order')
+  sink.send({ type: 'TEXT_BLOCK_DELTA', delta: 'd201' }, 201)
+  sink.close()
+  const rest: string[] = []
+  for (let r = await reader.read(); !r.done; r = await reader.read()) rest.push(text(r.value))
+  assert.equal([...rest.join('').matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])), [201])
+})
+
+test('flush() after a control event hands the queued frames and it to the reader now, not at the end of the turn', async () => {
+  let sink!: SseSink
+  const body = sseStream({ keepAliveMs: 10_000, highWaterBytes: 1 << 20, start: (s) => void (sink = s) })
+  const reader = body.getReader()
+  for (let i = 1; i <= 50; i++) sink.send({ type: 'TEXT_BLOCK_DELTA', delta: `d${i}` }, i)
+  sink.send({ type: 'REPLY_END', finished_reason: 'interrupted' }, 51)
+  sink.flush()
+  const read = await soonOrWaiting(reader.read())
+  assert.is.not(read, 'waiting', 'readable within microtasks')
+  const chunk = text((read as ReadableStreamReadResult<Uint8Array>).value!)
+  assert.equal([...chunk.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])), Array.from({ length: 51 }, (_, i) => i + 1), 'the deltas before it, then the end, once each')
+  sink.close()
+  assert.ok((await reader.read()).done, 'nothing is written twice')
 })
 
 test.run()
