@@ -12,6 +12,7 @@ import { Observable, Subscription } from 'rxjs'
 import { AgentError } from '../core/errors.js'
 import type { AgentEvent } from '../core/events.js'
 import { startedSubagent } from '../subagents/childLogs.js'
+import { enterLink } from '../subagents/linkWalk.js'
 import type { SessionStore } from './types.js'
 
 /**
@@ -25,9 +26,14 @@ export interface OpenSubagent {
   readonly fromSeq?: number
 }
 
-/** How long a sub-agent's session may take to appear after its call started (it is created right after). */
-const APPEAR_TRIES = 200
+/**
+ * A sub-agent's session is created right after its call started, but a slow store may show it
+ * later: it is looked for again (10 ms, doubling up to 500 ms between tries) for as long as its
+ * call is open, and given up on only once the parent closed the call or its reply (a sub-agent that
+ * never started, or whose session is gone, was cut: its call is closed as a crash closes it).
+ */
 const APPEAR_MS = 10
+const APPEAR_MAX_MS = 500
 
 /** The key of a call: its session and id (call ids are unique within a session's reply only). */
 const callKey = (session_id: string, tool_call_id: string) => `${session_id}\n${tool_call_id}`
@@ -36,7 +42,7 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
   new Observable<AgentEvent>((subscriber) => {
     const subscriptions = new Subscription()
     /** Every sub-agent followed, by session: until its session is found, whether its last event so far is a pause, and whether its REPLY_END has come. */
-    const followed = new Map<string, { found: boolean; paused: boolean; ended: boolean }>()
+    const followed = new Map<string, { found: boolean; paused: boolean; ended: boolean; depth: number; parent: string; call: string }>()
     /** The sub-agent session of each sub-agent call met, by callKey. */
     const childOfCall = new Map<string, string>()
     /** Per session: the events held, and the sub-agent they wait for (its session found, or its end). */
@@ -59,7 +65,15 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
       return null
     }
 
+    /** A sub-agent not found yet whose call `event` of session `id` closes: given up on (its events, if any come, are not the tree's any more). */
+    const closesCall = (id: string, event: AgentEvent) => {
+      if (event.type !== 'TOOL_RESULT_END' && event.type !== 'REPLY_END') return
+      for (const [child, state] of followed)
+        if (!state.found && state.parent === id && (event.type === 'REPLY_END' || state.call === event.tool_call_id)) ended(child)
+    }
+
     const arrive = (id: string, event: AgentEvent) => {
+      closesCall(id, event)
       const queue = held.get(id)
       if (queue) return void queue.events.push(event)
       const on = waitsFor(id, event)
@@ -80,8 +94,14 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
         childOfCall.set(callKey(id, event.tool_call_id), started)
         // The sub-agent's events come before those of this session that they caused.
         if (!followed.has(started)) {
+          const depth = id === session_id ? 1 : followed.get(id)!.depth + 1
+          try {
+            enterLink(new Set([session_id]), started, depth, `Following the tree of session ${session_id}`)
+          } catch (error) {
+            return subscriber.error(error)
+          }
           held.set(id, { events: [], on: started })
-          follow(started, 0)
+          follow(started, 0, { depth, parent: id, call: event.tool_call_id })
         }
       }
     }
@@ -110,9 +130,9 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
       release(child)
     }
 
-    const follow = (child: string, fromSeq: number, tries = 0) => {
+    const follow = (child: string, fromSeq: number, link: { depth: number; parent: string; call: string }, tries = 0) => {
       // Followed from a later seq (a resume): it may be paused already, and its pause is not sent again.
-      if (tries === 0) followed.set(child, { found: false, paused: fromSeq > 0, ended: false })
+      if (tries === 0) followed.set(child, { found: false, paused: fromSeq > 0, ended: false, ...link })
       // Its own subscription, so that a REPLY_END met while the history is replayed can end it.
       const own = new Subscription()
       subscriptions.add(own)
@@ -129,8 +149,8 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
         error: (error: unknown) => {
           subscriptions.remove(own)
           // Not created yet (its call has just started): try again shortly; any other failure ends only this branch.
-          if (error instanceof AgentError && error.code === 'NOT_FOUND' && tries < APPEAR_TRIES) {
-            const timer = setTimeout(() => follow(child, fromSeq, tries + 1), APPEAR_MS)
+          if (error instanceof AgentError && error.code === 'NOT_FOUND' && !followed.get(child)!.ended) {
+            const timer = setTimeout(() => followed.get(child)!.ended || follow(child, fromSeq, link, tries + 1), Math.min(APPEAR_MS * 2 ** tries, APPEAR_MAX_MS))
             subscriptions.add(() => clearTimeout(timer))
           } else ended(child)
         },
@@ -143,7 +163,7 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
 
     for (const open of options.open ?? []) {
       childOfCall.set(callKey(open.parent, open.tool_call_id), open.session_id)
-      follow(open.session_id, open.fromSeq ?? 0)
+      follow(open.session_id, open.fromSeq ?? 0, { depth: 1, parent: open.parent, call: open.tool_call_id })
     }
     subscriptions.add(store.follow(session_id, { fromSeq: options.fromSeq }).subscribe({
       next: (event) => arrive(session_id, event),

@@ -13,10 +13,11 @@ import { isBusyElsewhere, type HubCore } from './core.js'
 import { sessionHandle } from './handle.js'
 import { LiveSessions, type LiveSession } from './live.js'
 import { DEFAULT_SWEEP_MS, startSweeper } from './sweeper.js'
-import { closeAll, openTreeLogs, SubagentSessions } from './subagents.js'
+import { checkAncestry, closeAll, openTreeLogs, SubagentSessions } from './subagents.js'
 import { openReply } from '../subagents/childLogs.js'
 import { treeRunning } from '../subagents/tree.js'
 import type { LogStore } from '../core/log.js'
+import { LINK_KEYS } from '../agent/treeLinks.js'
 import type { Hub, HubOptions } from './types.js'
 
 export const DEFAULT_MAX_LIVE = 1000
@@ -80,13 +81,14 @@ export const createHub = (options: HubOptions): Hub => {
     // reopens it there, so it is never closed or resumed in a way its parent does not know.
     if (reply?.parent && !alone) {
       await log.close()
+      await checkAncestry(store, session_id, reply.parent.session_id)
       await core.acquire(reply.parent.session_id).catch(() => undefined)
       return subagents.get(session_id) ?? open(session_id, true)
     }
     const children = new Map<string, LogStore>()
     let reopened = new Map<string, LogStore>()
     try {
-      reopened = await openTreeLogs(store, reply?.children ?? [])
+      reopened = await openTreeLogs(store, session_id, reply?.children ?? [])
       const agentOptions = await options.agent(session_id)
       const subagentLogs = subagents.logsFor(session_id, children, reopened)
       const agent = createAgent({ ...agentOptions, log, session_id, subagentLogs })
@@ -173,7 +175,12 @@ export const createHub = (options: HubOptions): Hub => {
   const sweeper = sweepMs !== false && store.orphans ? startSweeper(sweepMs, () => store.orphans!({ limit: SWEEP_BATCH }), reclaim) : null
 
   return {
-    create: (o) => store.create(o),
+    // A client's session is a root: the links of a tree are made by its agent tools alone.
+    create: async (o) => {
+      const linked = LINK_KEYS.find((key) => typeof o?.metadata === 'object' && o.metadata !== null && key in o.metadata)
+      if (linked) throw new AgentError('INVALID_OPTION', `metadata.${linked} links sessions of a tree, which only agentlog records (an agent tool's call and its sub-agent); use another key.`)
+      return store.create(o)
+    },
     list: (o) => store.list(o),
     session: (session_id) => sessionHandle(core, checkSessionId(session_id)),
     // A delete interrupts a reply running here (closing the session waits for its REPLY_END), then

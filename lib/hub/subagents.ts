@@ -5,19 +5,21 @@
 // unfinished reply waits for are opened first (revival is synchronous), deepest last. A command for a sub-agent's session goes to the
 // sub-agent agent inside its root's live session, here or routed to the root's owner.
 import type { LogStore } from '../core/log.js'
-import { openReply, type SubagentLogs } from '../subagents/childLogs.js'
+import type { AgentEvent } from '../core/events.js'
+import { openReply, openReplyIn, type SubagentLogs } from '../subagents/childLogs.js'
+import { enterLink } from '../subagents/linkWalk.js'
 import { findSession } from '../subagents/tree.js'
 import type { LiveSession } from './live.js'
 import type { SessionStore } from './types.js'
 
 /** Opens the logs of the sub-agent sessions `ids` and of theirs, recursively, until a reply ended; closes them all if one fails. */
-export const openTreeLogs = async (store: SessionStore, ids: readonly string[], opened = new Map<string, LogStore>()): Promise<Map<string, LogStore>> => {
+export const openTreeLogs = async (store: SessionStore, root_id: string, ids: readonly string[], opened = new Map<string, LogStore>(), seen = new Set([root_id]), depth = 1): Promise<Map<string, LogStore>> => {
   try {
     for (const id of ids) {
-      if (opened.has(id)) continue
+      enterLink(seen, id, depth, `Opening the tree of session ${root_id}`)
       const log = await store.open(id)
       opened.set(id, log)
-      await openTreeLogs(store, openReply(log)?.children ?? [], opened)
+      await openTreeLogs(store, root_id, openReply(log)?.children ?? [], opened, seen, depth + 1)
     }
     return opened
   } catch (error) {
@@ -108,5 +110,21 @@ export class SubagentSessions {
   /** The root `root` was closed: its sub-agents' sessions with it. */
   forget(root: LiveSession): void {
     for (const id of root.children.keys()) this.rootOf.delete(id)
+  }
+}
+
+/**
+ * Checks the walk up from sub-agent `session_id` through the parents its logs name (each
+ * unfinished reply's REPLY_START `metadata.parent`), read without opening them: INVALID_LOG for a
+ * session that is its own ancestor or a chain deeper than any tree (a crafted or imported log).
+ */
+export const checkAncestry = async (store: SessionStore, session_id: string, parent: string): Promise<void> => {
+  const seen = new Set<string>()
+  enterLink(seen, session_id, 0, `Opening session ${session_id}`)
+  let next: string | null = parent
+  for (let depth = 1; next !== null; depth++) {
+    enterLink(seen, next, depth, `Opening session ${session_id}`)
+    const events: AgentEvent[] | null = await store.read(next).catch(() => null)
+    next = events ? openReplyIn(events)?.parent?.session_id ?? null : null
   }
 }

@@ -7,6 +7,7 @@ import { AgentError } from '../core/errors.js'
 import type { AgentEvent } from '../core/events.js'
 import { isParentLink, startedSubagent, type ParentLink } from '../subagents/childLogs.js'
 import type { OpenSubagent } from './followTree.js'
+import { enterLink } from '../subagents/linkWalk.js'
 import type { SessionStore, SessionTree } from './types.js'
 
 export { startedSubagent, type SessionTree }
@@ -33,12 +34,13 @@ export const subagentsOpenAt = async (store: SessionStore, session_id: string, f
 }
 
 /** The tree under `session_id`: ids, parents, status, from the sessions' logs and infos. NOT_FOUND for an unknown session. */
-export const sessionTree = async (store: SessionStore, session_id: string): Promise<SessionTree> => {
+export const sessionTree = async (store: SessionStore, session_id: string, seen = new Set<string>(), depth = 0): Promise<SessionTree> => {
+  enterLink(seen, session_id, depth, 'Reading a tree of sessions')
   const info = await store.info(session_id)
   const children: SessionTree[] = []
   for (const { child_session_id } of await sessionChildren(store, session_id)) {
     try {
-      children.push(await sessionTree(store, child_session_id))
+      children.push(await sessionTree(store, child_session_id, seen, depth + 1))
     } catch (error) {
       if (!(error instanceof AgentError && error.code === 'NOT_FOUND')) throw error
     }

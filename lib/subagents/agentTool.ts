@@ -19,6 +19,8 @@ import { childOutput$, DEFAULT_TEXT_INTERVAL_MS } from './childText.js'
 import { registerReviver } from './revive.js'
 import { openReply } from './childLogs.js'
 import { checkSubagentOptions } from './subagentOptions.js'
+import { TREE_LINKS } from '../agent/treeLinks.js'
+import type { ReplyOptions } from '../agent/replyOptions.js'
 import { Observable, type Subscription } from 'rxjs'
 import type { LogStore } from '../core/log.js'
 import type { AgentEvent } from '../core/events.js'
@@ -197,7 +199,7 @@ const startChild = (parent: Agent, options: AgentOptions, task: string, output: 
   linkChild(parent, { agent: child, reply_id, tool_call_id })
   // The child's text joins the call's result as it comes (see childText.ts). Stopping the parent
   // unsubscribes the call's output, which interrupts the child's reply synchronously.
-  const reply$ = () => child.reply$(task, { output, metadata: { parent: { session_id, reply_id, tool_call_id } } })
+  const reply$ = () => child.reply$(task, { output, [TREE_LINKS]: { parent: { session_id, reply_id, tool_call_id } } } as ReplyOptions)
   return childOutput$(parent, reply$, !output, (end) => {
     if (end) return outcome(child, end, '', output !== undefined)
     // The child parked: so does this call, until the child's reply ends.
