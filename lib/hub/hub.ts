@@ -16,6 +16,7 @@ import { DEFAULT_SWEEP_MS, startSweeper } from './sweeper.js'
 import { checkAncestry, closeAll, openTreeLogs, SubagentSessions } from './subagents.js'
 import { openReply } from '../subagents/childLogs.js'
 import { treeRunning } from '../subagents/tree.js'
+import { subtreeIds, waitingParent } from './tree.js'
 import type { LogStore } from '../core/log.js'
 import { LINK_KEYS } from '../agent/treeLinks.js'
 import type { Hub, HubOptions } from './types.js'
@@ -184,16 +185,25 @@ export const createHub = (options: HubOptions): Hub => {
     list: (o) => store.list(o),
     session: (session_id) => sessionHandle(core, checkSessionId(session_id)),
     // A delete interrupts a reply running here (closing the session waits for its REPLY_END), then
-    // deletes under the session's lease; opening the session waits until the delete is over.
+    // deletes under the session's lease, then its sub-agents' sessions (a tree goes whole); opening
+    // the session waits until the delete is over. A sub-agent whose parent still waits on it is
+    // refused: the root is what is stopped or deleted.
     async delete(session_id) {
       checkSessionId(session_id)
       const previous = deleting.get(session_id)
       const run = (async () => {
         await previous?.catch(() => undefined)
         await opening.get(session_id)?.catch(() => undefined)
+        const parent = await waitingParent(store, session_id)
+        if (parent !== null)
+          throw new AgentError('SESSION_BUSY', `Session ${session_id} is a sub-agent whose parent ${parent} still waits on it; interrupt or delete the root of its tree instead.`, { parent })
         const session = live.get(session_id)
         if (session) await evict(session)
+        const below = await subtreeIds(store, session_id)
         await store.delete(session_id)
+        for (const id of below) await store.delete(id).catch((error: unknown) => {
+          if (!(error instanceof AgentError && error.code === 'NOT_FOUND')) throw error
+        })
       })()
       deleting.set(session_id, run)
       try {

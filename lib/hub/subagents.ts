@@ -6,6 +6,7 @@
 // sub-agent agent inside its root's live session, here or routed to the root's owner.
 import type { LogStore } from '../core/log.js'
 import type { AgentEvent } from '../core/events.js'
+import { AgentError } from '../core/errors.js'
 import { openReply, openReplyIn, type SubagentLogs } from '../subagents/childLogs.js'
 import { enterLink } from '../subagents/linkWalk.js'
 import { findSession } from '../subagents/tree.js'
@@ -17,7 +18,13 @@ export const openTreeLogs = async (store: SessionStore, root_id: string, ids: re
   try {
     for (const id of ids) {
       enterLink(seen, id, depth, `Opening the tree of session ${root_id}`)
-      const log = await store.open(id)
+      // A sub-agent session that is gone (deleted, or never created: its owner died between the
+      // call's start and the session's creation) is not opened: its parent closes the call as cut.
+      const log = await store.open(id).catch((error: unknown) => {
+        if (error instanceof AgentError && error.code === 'NOT_FOUND') return null
+        throw error
+      })
+      if (!log) continue
       opened.set(id, log)
       await openTreeLogs(store, root_id, openReply(log)?.children ?? [], opened, seen, depth + 1)
     }

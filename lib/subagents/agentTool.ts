@@ -108,7 +108,13 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
     const value = input.safeParse(parseJson(json))
     if (!value.success) return null
     const log = options.log ? options.log(child_session_id) : parent.subagentLogs?.reopen(child_session_id)
-    if (!log) return null
+    if (!log) {
+      // In a hub, a parked call whose sub-agent's session is gone (deleted, or never created: the
+      // owner died between the call's start and the session's creation) is cut: the tree is closed
+      // as a crash closes it (a cut running reply is closed by its restore already).
+      if (parent.subagentLogs && !cut && parent.state.status === 'paused' && !goneCall(parent, `${reply_id}\n${tool_call_id}`)) void parent.interrupt()
+      return null
+    }
     const context: ToolContext = { signal: new AbortController().signal, tool_call_id, reply_id, session_id: parent.session_id, agent: parent, metadata: { child_session_id } }
     const wasOpen = openReply(log) !== null
     const child = createAgent(optionsFor(made(value.data, context), context, log))
@@ -134,6 +140,14 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
     return child
   })
   return tool
+}
+
+/** Marks the call (reply id, newline, call id) of `parent` as one whose sub-agent's session is gone; true if it was marked before. */
+const gone = new WeakMap<Agent, Set<string>>()
+const goneCall = (parent: Agent, call: string): boolean => {
+  const calls = gone.get(parent) ?? new Set<string>()
+  gone.set(parent, calls)
+  return calls.has(call) || (calls.add(call), false)
 }
 
 function runChild(

@@ -22,7 +22,7 @@ export const codeOf = (promise: Promise<unknown>): Promise<string | null> => pro
 export const importLog = async (store: SessionStore, session_id: string, events: AgentEvent[], metadata: Record<string, unknown> = {}) => {
   await store.create({ session_id, metadata })
   const log = await store.open(session_id)
-  log.append(events.map(({ metadata: { seq: _seq, ...rest }, ...event }) => ({ ...event, metadata: rest }) as AgentEvent), { expectedSeq: 0 })
+  log.append(events.map((event, i) => ({ ...event, metadata: { ...event.metadata, seq: i + 1 } }) as AgentEvent), { expectedSeq: 0 })
   await log.flush?.()
   await log.close()
 }

@@ -94,7 +94,7 @@ export const hubTreeContract = (name: string, makeStore: (key: string) => Promis
     })
   }
 
-  hubTreeSafety(test, makeStore, key)
+  hubTreeSafety(test, makeStore, key, options)
   return test
 }
 
