@@ -9,6 +9,8 @@ import { SYNC_POINTS } from '../core/commitGate.js'
 import { AgentError } from '../core/errors.js'
 import type { AgentEvent, OutputEvent } from '../core/events.js'
 import type { Hub, SessionHandle } from '../hub/types.js'
+import type { CallRef } from '../subagents/tree.js'
+import type { Answer } from '../hub/answers.js'
 import { json, publicError, readJson } from './http.js'
 import { checkInputSize, type counter, type ServerLimits } from './limits.js'
 import { SSE_HEADERS, sseStream } from './sse.js'
@@ -30,10 +32,32 @@ const object = (value: unknown, what: string): Body => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AgentError('INVALID_INPUT', `${what} must be a JSON object.`)
   return value as Body
 }
-const callId = (value: unknown, field: string): string => {
+/**
+ * The answer a body gives (`{ approve: call, input? }`, `{ deny: call, reason? }`, `{ submit: { ...call, result } }`,
+ * the call its id or `{ tool_call_id, session_id? }`), as the hub takes it; null for any other body.
+ */
+const answerOf = (body: Record<string, unknown>): Answer | null => {
+  if (body.approve !== undefined) {
+    const edited = (body.approve as { input?: unknown }).input
+    return { approve: callRef(body.approve, 'approve'), ...(edited !== undefined && { input: object(edited, 'approve.input') }) }
+  }
+  if (body.deny !== undefined) {
+    const reason = (body.deny as { reason?: unknown }).reason
+    return { deny: callRef(body.deny, 'deny'), ...(typeof reason === 'string' && { reason }) }
+  }
+  if (body.submit === undefined) return null
+  const submit = object(body.submit, 'submit')
+  if (submit.result === undefined) throw new AgentError('INVALID_INPUT', 'submit needs the tool\'s result: { "submit": { "tool_call_id": "<id>", "result": <the output> } }.')
+  return { submit: callRef(submit, 'submit'), result: submit.result }
+}
+
+/** The call an answer names: its id, or `{ tool_call_id, session_id? }` (the session it waits in, as /waiting lists it). */
+const callRef = (value: unknown, field: string): CallRef => {
   const id = typeof value === 'string' ? value : (value as { tool_call_id?: unknown } | null)?.tool_call_id
-  if (typeof id !== 'string' || !id) throw new AgentError('INVALID_INPUT', `${field} needs a tool call id: "${field}": "<id>" or { "tool_call_id": "<id>" }.`)
-  return id
+  if (typeof id !== 'string' || !id) throw new AgentError('INVALID_INPUT', `${field} needs a tool call id: "${field}": "<id>" or { "tool_call_id": "<id>", "session_id"?: "<the session it waits in>" }.`)
+  const where = typeof value === 'object' ? (value as { session_id?: unknown }).session_id : undefined
+  if (where !== undefined && typeof where !== 'string') throw new AgentError('INVALID_INPUT', `${field}.session_id must be the id of the session the call waits in (as GET /sessions/:id/waiting lists it).`)
+  return where === undefined ? id : { id, session_id: where }
 }
 
 export const createSession = async (ctx: NativeContext, request: Request): Promise<Response> => {
@@ -82,20 +106,8 @@ export const interrupt = async (ctx: NativeContext, handle: SessionHandle): Prom
 export const postInput = async (ctx: NativeContext, handle: SessionHandle, request: Request): Promise<Response> => {
   const body = object(await readJson(request, ctx.limits.bodyBytes), 'The body of POST /sessions/:id/input')
   checkInputSize(body, ctx.limits.messageBytes)
-  let events: AgentEvent[]
-  if (body.approve !== undefined) {
-    const edited = (body.approve as { input?: unknown }).input
-    events = await handle.approve(callId(body.approve, 'approve'), edited !== undefined ? { input: object(edited, 'approve.input') } : {})
-  } else if (body.deny !== undefined) {
-    const reason = (body.deny as { reason?: unknown }).reason
-    events = await handle.deny(callId(body.deny, 'deny'), typeof reason === 'string' ? reason : undefined)
-  } else if (body.submit !== undefined) {
-    const submit = object(body.submit, 'submit')
-    if (submit.result === undefined) throw new AgentError('INVALID_INPUT', 'submit needs the tool\'s result: { "submit": { "tool_call_id": "<id>", "result": <the output> } }.')
-    events = await handle.submitResult(callId(submit, 'submit'), submit.result)
-  } else {
-    events = await handle.dispatch(inputOf(body.input ?? body))
-  }
+  const answer = answerOf(body)
+  const events = await handle.dispatch(answer ?? inputOf(body.input ?? body))
   return json({ events }, 200, ctx.headers)
 }
 
@@ -108,7 +120,8 @@ export const postReply = async (ctx: NativeContext, handle: SessionHandle, reque
   let iterator: AsyncIterator<OutputEvent>
   let first: IteratorResult<OutputEvent>
   try {
-    iterator = handle.replyStream(inputOf(body.input), { ...traceOptions(request), descendants: descendantsOf(url, body) })[Symbol.asyncIterator]()
+    const given = typeof body.input === 'object' && body.input !== null ? answerOf(body.input as Record<string, unknown>) : null
+    iterator = handle.replyStream(given ?? inputOf(body.input), { ...traceOptions(request), descendants: descendantsOf(url, body) })[Symbol.asyncIterator]()
     first = await iterator.next()
   } catch (error) {
     release()
