@@ -42,7 +42,7 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
   new Observable<AgentEvent>((subscriber) => {
     const subscriptions = new Subscription()
     /** Every sub-agent followed, by session: until its session is found, whether its last event so far is a pause, and whether its REPLY_END has come. */
-    const followed = new Map<string, { found: boolean; paused: boolean; ended: boolean; depth: number; parent: string; call: string }>()
+    const followed = new Map<string, { found: boolean; paused: boolean; ended: boolean; depth: number; parent: string; call: string; closed?: boolean; retry?: () => void }>()
     /** The sub-agent session of each sub-agent call met, by callKey. */
     const childOfCall = new Map<string, string>()
     /** Per session: the events held, and the sub-agent they wait for (its session found, or its end). */
@@ -65,11 +65,17 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
       return null
     }
 
-    /** A sub-agent not found yet whose call `event` of session `id` closes: given up on (its events, if any come, are not the tree's any more). */
+    /**
+     * The parent `id` closed the call (or the reply) of a sub-agent not found yet: it is looked for
+     * once more at once, and given up on if it still is not there (it never started, or is gone).
+     */
     const closesCall = (id: string, event: AgentEvent) => {
       if (event.type !== 'TOOL_RESULT_END' && event.type !== 'REPLY_END') return
-      for (const [child, state] of followed)
-        if (!state.found && state.parent === id && (event.type === 'REPLY_END' || state.call === event.tool_call_id)) ended(child)
+      for (const state of followed.values())
+        if (!state.found && !state.closed && state.parent === id && (event.type === 'REPLY_END' || state.call === event.tool_call_id)) {
+          state.closed = true
+          state.retry?.()
+        }
     }
 
     const arrive = (id: string, event: AgentEvent) => {
@@ -149,8 +155,15 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
         error: (error: unknown) => {
           subscriptions.remove(own)
           // Not created yet (its call has just started): try again shortly; any other failure ends only this branch.
-          if (error instanceof AgentError && error.code === 'NOT_FOUND' && !followed.get(child)!.ended) {
-            const timer = setTimeout(() => followed.get(child)!.ended || follow(child, fromSeq, link, tries + 1), Math.min(APPEAR_MS * 2 ** tries, APPEAR_MAX_MS))
+          const state = followed.get(child)!
+          if (error instanceof AgentError && error.code === 'NOT_FOUND' && !state.ended && !state.closed) {
+            const again = () => {
+              clearTimeout(timer)
+              state.retry = undefined
+              if (!state.ended) follow(child, fromSeq, link, tries + 1)
+            }
+            const timer = setTimeout(again, Math.min(APPEAR_MS * 2 ** tries, APPEAR_MAX_MS))
+            state.retry = again
             subscriptions.add(() => clearTimeout(timer))
           } else ended(child)
         },

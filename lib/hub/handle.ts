@@ -12,6 +12,7 @@ import { toMessage, type Command } from './commands.js'
 import { answerInput, callOf, isAnswer, refOf, whereWaiting, type Answer } from './answers.js'
 import { asReply, type Reply } from '../agent/text.js'
 import { isBusyElsewhere, type HubCore } from './core.js'
+import { refuseDetached } from './subagents.js'
 import { remoteReply } from './remoteReply.js'
 import { followTree } from './followTree.js'
 import { sessionTree, subagentsOpenAt } from './tree.js'
@@ -50,6 +51,7 @@ const stream = (core: HubCore, session_id: string, given: AgentInput | string | 
       const input = isAnswer(given) ? await inputFor(core, session_id, given) : given
       const session = await ownedHere(core, session_id)
       if (!session) return (inner = remoteReply(core, session_id, input, options).events())
+      refuseDetached(session)
       release = core.use(session)
       try {
         return (inner = session.agent.replyStream(toMessage(input), options)[Symbol.asyncIterator]())
@@ -96,6 +98,7 @@ export const sessionHandle = (core: HubCore, session_id: string): SessionHandle 
     const input = isAnswer(given) ? await inputFor(core, session_id, given) : given
     const session = await ownedHere(core, session_id)
     if (!session) return remoteReply(core, session_id, input, options).result()
+    refuseDetached(session)
     const release = core.use(session)
     try {
       return await session.agent.reply(toMessage(input), options)

@@ -13,7 +13,7 @@ import { isBusyElsewhere, type HubCore } from './core.js'
 import { sessionHandle } from './handle.js'
 import { LiveSessions, type LiveSession } from './live.js'
 import { DEFAULT_SWEEP_MS, startSweeper } from './sweeper.js'
-import { checkAncestry, closeAll, openTreeLogs, SubagentSessions } from './subagents.js'
+import { checkAncestry, closeAll, openTreeLogs, parentOf, refuseDetached, SubagentSessions } from './subagents.js'
 import { openReply } from '../subagents/childLogs.js'
 import { treeRunning } from '../subagents/tree.js'
 import { subtreeIds, waitingParent } from './tree.js'
@@ -44,6 +44,15 @@ const notify = (listener: (agent: Agent) => void, agent: Agent) => {
     listener(agent)
   } catch {
     // instrumentation failing must not fail the session
+  }
+}
+
+/** The events of a log that can be read (none for a log opened from a snapshot past them). */
+const readLog = (log: LogStore) => {
+  try {
+    return log.events
+  } catch {
+    return []
   }
 }
 
@@ -93,7 +102,10 @@ export const createHub = (options: HubOptions): Hub => {
       const agentOptions = await options.agent(session_id)
       const subagentLogs = subagents.logsFor(session_id, children, reopened)
       const agent = createAgent({ ...agentOptions, log, session_id, subagentLogs })
-      const session: LiveSession = { session_id, agent, log, users: 0, lastUsed: Date.now(), failed: false, unwatch: () => {}, children }
+      // A sub-agent's session outside its tree (its reply ended, or its parent no longer waits on it) only takes a Stop.
+      const parent = parentOf(readLog(log), await store.info(session_id).then((info) => info.metadata, () => ({})))
+      const detached = parent && { session_id: parent.session_id, tool_call_id: parent.tool_call_id }
+      const session: LiveSession = { session_id, agent, log, users: 0, lastUsed: Date.now(), failed: false, unwatch: () => {}, children, ...(detached && { detached }) }
       session.unwatch = agent.onLogFailure(() => {
         session.failed = true
         void evict(session)
@@ -138,6 +150,7 @@ export const createHub = (options: HubOptions): Hub => {
         if (isBusyElsewhere(error) && store.routing) return store.routing.send(session_id, command, () => core.acquire(session_id).then(() => undefined))
         throw error
       }
+      if (command.op !== 'interrupt') refuseDetached(session)
       const release = core.use(session)
       try {
         return await execute(session.agent, command)
@@ -155,6 +168,7 @@ export const createHub = (options: HubOptions): Hub => {
     async run(session_id, command, request) {
       const session = held(session_id)
       if (!session || session.failed) return null
+      if (command.op !== 'interrupt') refuseDetached(session)
       const release = core.use(session)
       try {
         const earlier = await appliedBefore(session, request, () => store.read(session_id))

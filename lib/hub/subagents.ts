@@ -7,7 +7,7 @@
 import type { LogStore } from '../core/log.js'
 import type { AgentEvent } from '../core/events.js'
 import { AgentError } from '../core/errors.js'
-import { openReply, openReplyIn, type SubagentLogs } from '../subagents/childLogs.js'
+import { isParentLink, openReply, openReplyIn, type ParentLink, type SubagentLogs } from '../subagents/childLogs.js'
 import { enterLink } from '../subagents/linkWalk.js'
 import { findSession } from '../subagents/tree.js'
 import type { LiveSession } from './live.js'
@@ -134,4 +134,18 @@ export const checkAncestry = async (store: SessionStore, session_id: string, par
     const events: AgentEvent[] | null = await store.read(next).catch(() => null)
     next = events ? openReplyIn(events)?.parent?.session_id ?? null : null
   }
+}
+
+/** The call a sub-agent's session ran for (its first REPLY_START's `metadata.parent`, or its session's), or null for a root. */
+export const parentOf = (events: readonly AgentEvent[], metadata: Record<string, unknown>): ParentLink | null => {
+  if (isParentLink(metadata.parent)) return metadata.parent
+  const start = events.find((event) => event.type === 'REPLY_START')
+  return start && isParentLink(start.metadata.parent) ? start.metadata.parent : null
+}
+
+/** Refuses input to a sub-agent's session opened outside its tree (a Stop goes through): its tree's root takes messages. */
+export const refuseDetached = (session: { session_id: string; detached?: { session_id: string; tool_call_id: string } }): void => {
+  if (!session.detached) return
+  const { session_id: parent, tool_call_id } = session.detached
+  throw new AgentError('INVALID_INPUT', `Session ${session.session_id} is a sub-agent of session ${parent} (its call ${tool_call_id}), and that call no longer waits on it: it takes no new message or answer on its own. Talk to the root of its tree (session ${parent}, or that session's root) instead.`, { parent })
 }

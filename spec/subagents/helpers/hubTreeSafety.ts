@@ -163,4 +163,24 @@ export const hubTreeSafety = (test: Test, makeStore: (key: string) => Promise<Se
     assert.is(await codeOf(store.read(session_id)), 'NOT_FOUND')
     await hub.close()
   })
+
+  test("a new message to a finished sub-agent's session is refused with a coded error naming its parent, never answered by the root's definition; a Stop is a no-op", async () => {
+    const store = await makeStore(key())
+    const hub = treeHub(store, probe())
+    const { session_id } = await hub.create()
+    await hub.session(session_id).reply('go')
+    const child = childOf(await store.read(session_id))
+    await hub.session(session_id).approve('d1')
+    await eventually('the root is idle', async () => (await hub.session(session_id).state()).status === 'idle')
+    await eventually('the sub-agent is let go', async () => (await store.open(child).then(async (log) => (await log.close(), true), () => false)))
+    const before = (await store.read(child)).length
+    for (const send of [() => hub.session(child).reply('hello'), () => hub.session(child).dispatch('hello'), async () => { for await (const _ of hub.session(child).replyStream('hello')) void _ }]) {
+      const refused = await send().then(() => null, (error: AgentError) => error)
+      assert.is(refused?.code, 'INVALID_INPUT')
+      assert.match(refused!.message, session_id, 'the refusal names the parent to talk to')
+    }
+    await hub.session(child).interrupt()
+    assert.is((await store.read(child)).length, before, "nothing was added to the sub-agent's log")
+    await hub.close()
+  })
 }
