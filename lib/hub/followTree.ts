@@ -29,11 +29,14 @@ export interface OpenSubagent {
 /**
  * A sub-agent's session is created right after its call started, but a slow store may show it
  * later: it is looked for again (10 ms, doubling up to 500 ms between tries) for as long as its
- * call is open, and given up on only once the parent closed the call or its reply (a sub-agent that
- * never started, or whose session is gone, was cut: its call is closed as a crash closes it).
+ * call is open. Once the parent closed the call, it is looked for once more if the call was cut (a
+ * sub-agent that never started, or whose session is gone), for about half a minute if the call's
+ * result names it (it ran), then given up on.
  */
 const APPEAR_MS = 10
 const APPEAR_MAX_MS = 500
+/** Tries for a sub-agent whose call's result names it (it ran) but that a slow store does not show yet: about half a minute. */
+const RAN_TRIES = 64
 
 /** The key of a call: its session and id (call ids are unique within a session's reply only). */
 const callKey = (session_id: string, tool_call_id: string) => `${session_id}\n${tool_call_id}`
@@ -42,7 +45,7 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
   new Observable<AgentEvent>((subscriber) => {
     const subscriptions = new Subscription()
     /** Every sub-agent followed, by session: until its session is found, whether its last event so far is a pause, and whether its REPLY_END has come. */
-    const followed = new Map<string, { found: boolean; paused: boolean; ended: boolean; depth: number; parent: string; call: string; closed?: boolean; retry?: () => void }>()
+    const followed = new Map<string, { found: boolean; paused: boolean; ended: boolean; depth: number; parent: string; call: string; closed?: 'ran' | 'cut'; retry?: () => void }>()
     /** The sub-agent session of each sub-agent call met, by callKey. */
     const childOfCall = new Map<string, string>()
     /** Per session: the events held, and the sub-agent they wait for (its session found, or its end). */
@@ -71,10 +74,11 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
      */
     const closesCall = (id: string, event: AgentEvent) => {
       if (event.type !== 'TOOL_RESULT_END' && event.type !== 'REPLY_END') return
-      for (const state of followed.values())
+      for (const [child, state] of followed)
         if (!state.found && !state.closed && state.parent === id && (event.type === 'REPLY_END' || state.call === event.tool_call_id)) {
-          state.closed = true
-          state.retry?.()
+          // A result that names its sub-agent (the agent tool's outcome): the session exists, a slow store shows it later.
+          state.closed = event.type === 'TOOL_RESULT_END' && event.metadata.child_session_id === child ? 'ran' : 'cut'
+          if (state.closed === 'cut') state.retry?.()
         }
     }
 
@@ -156,7 +160,7 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
           subscriptions.remove(own)
           // Not created yet (its call has just started): try again shortly; any other failure ends only this branch.
           const state = followed.get(child)!
-          if (error instanceof AgentError && error.code === 'NOT_FOUND' && !state.ended && !state.closed) {
+          if (error instanceof AgentError && error.code === 'NOT_FOUND' && !state.ended && state.closed !== 'cut' && (state.closed !== 'ran' || tries < RAN_TRIES)) {
             const again = () => {
               clearTimeout(timer)
               state.retry = undefined
