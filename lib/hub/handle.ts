@@ -91,48 +91,50 @@ const stream = (core: HubCore, session_id: string, given: AgentInput | string | 
   },
 })
 
-export const sessionHandle = (core: HubCore, session_id: string): SessionHandle => ({
-  session_id,
-  replyStream: (input, options) => stream(core, session_id, input, options),
-  async reply(given: AgentInput | string | Answer, options: ReplyOptions = {}): Promise<Msg> {
-    const input = isAnswer(given) ? await inputFor(core, session_id, given) : given
-    const session = await ownedHere(core, session_id)
-    if (!session) return remoteReply(core, session_id, input, options).result()
-    refuseDetached(session)
-    const release = core.use(session)
-    try {
-      return await session.agent.reply(toMessage(input), options)
-    } finally {
-      release()
-    }
-  },
-  // An answer ({ approve | deny | submit }) is built where the session is owned, from the state of
-  // the session its call waits in; a message or an input event is applied as it is.
-  dispatch: (input) => core.run(session_id, isAnswer(input) ? answerCommand(input) : { op: 'input', input }),
-  async interrupt() {
-    await core.run(session_id, { op: 'interrupt' })
-  },
-  approve(call, options = {}, replyOptions) {
-    return answered(this, core, { approve: call, ...(options.input !== undefined && { input: options.input }) }, replyOptions)
-  },
-  deny(call, reason, replyOptions) {
-    return answered(this, core, { deny: call, ...(reason !== undefined && { reason }) }, replyOptions)
-  },
-  submitResult(call, result, replyOptions) {
-    return answered(this, core, { submit: call, result }, replyOptions)
-  },
-  state: () => sessionState(core, session_id),
-  follow(options = {}): Observable<AgentEvent> {
-    const { store } = core.options
-    if (!options.descendants) return store.follow(session_id, options)
-    const { fromSeq = 0 } = options
-    // Resuming: the sub-agents of the reply in progress at `fromSeq` (started before it) are followed too.
-    return fromSeq === 0 ? followTree(store, session_id) : defer(async () => followTree(store, session_id, { fromSeq, open: await subagentsOpenAt(store, session_id, fromSeq) })).pipe(mergeAll())
-  },
-  tree: () => sessionTree(core.options.store, session_id),
-  waiting: () => storedTreeWaiting((id) => sessionState(core, id), session_id),
-})
-
+export const sessionHandle = (core: HubCore, session_id: string): SessionHandle => {
+  const handle: SessionHandle = {
+    session_id,
+    replyStream: (input, options) => stream(core, session_id, input, options),
+    async reply(given: AgentInput | string | Answer, options: ReplyOptions = {}): Promise<Msg> {
+      const input = isAnswer(given) ? await inputFor(core, session_id, given) : given
+      const session = await ownedHere(core, session_id)
+      if (!session) return remoteReply(core, session_id, input, options).result()
+      refuseDetached(session)
+      const release = core.use(session)
+      try {
+        return await session.agent.reply(toMessage(input), options)
+      } finally {
+        release()
+      }
+    },
+    // An answer ({ approve | deny | submit }) is built where the session is owned, from the state of
+    // the session its call waits in; a message or an input event is applied as it is.
+    dispatch: (input) => core.run(session_id, isAnswer(input) ? answerCommand(input) : { op: 'input', input }),
+    async interrupt() {
+      await core.run(session_id, { op: 'interrupt' })
+    },
+    approve(call, options = {}, replyOptions) {
+      return answered(handle, core, { approve: call, ...(options.input !== undefined && { input: options.input }) }, replyOptions)
+    },
+    deny(call, reason, replyOptions) {
+      return answered(handle, core, { deny: call, ...(reason !== undefined && { reason }) }, replyOptions)
+    },
+    submitResult(call, result, replyOptions) {
+      return answered(handle, core, { submit: call, result }, replyOptions)
+    },
+    state: () => sessionState(core, session_id),
+    follow(options = {}): Observable<AgentEvent> {
+      const { store } = core.options
+      if (!options.descendants) return store.follow(session_id, options)
+      const { fromSeq = 0 } = options
+      // Resuming: the sub-agents of the reply in progress at `fromSeq` (started before it) are followed too.
+      return fromSeq === 0 ? followTree(store, session_id) : defer(async () => followTree(store, session_id, { fromSeq, open: await subagentsOpenAt(store, session_id, fromSeq) })).pipe(mergeAll())
+    },
+    tree: () => sessionTree(core.options.store, session_id),
+    waiting: () => storedTreeWaiting((id) => sessionState(core, id), session_id),
+  }
+  return handle
+}
 
 /**
  * Answers a call of the session's tree and resolves, like Agent.approve, to the session's reply once
