@@ -72,6 +72,8 @@ const checkMetadata = (metadata: unknown): void => {
   const nonJson = findNonJson(metadata, 'metadata')
   if (nonJson) fail('INVALID_OPTION', `${nonJson} is not a plain JSON value; the log holds JSON, so send strings, finite numbers, booleans, null, arrays and plain objects.`)
   if ('seq' in (metadata as object)) fail('INVALID_OPTION', 'metadata.seq is where the log keeps an event\'s position; use another key.')
+  for (const key of ['parent', 'child_session_id'])
+    if (key in (metadata as object)) fail('INVALID_OPTION', `metadata.${key} links sessions of a tree, which only agentlog records (an agent tool's call and its sub-agent); use another key.`)
   if ('session_id' in (metadata as object)) fail('INVALID_OPTION', 'metadata.session_id is where a stream with `descendants` names the sub-agent session an event belongs to; use another key.')
 }
 

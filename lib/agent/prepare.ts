@@ -13,6 +13,7 @@ import { admitInput, checkReplyOptions, inputMetadata } from './options.js'
 import type { ReplyOptions } from './replyOptions.js'
 import { checkOutputSchema, recordedOutputSchema, STRUCTURED_OUTPUT_TOOL, toolsForOutput } from './structuredOutput.js'
 import { callerTool, type Tool } from './tools.js'
+import { refuseLinks, treeLinksOf } from './treeLinks.js'
 
 export class ReplyPreparation {
   private callerToolNames: string[] = []
@@ -33,12 +34,15 @@ export class ReplyPreparation {
     if (options.output !== undefined) checkOutputSchema(options.output, 'reply')
     const callerTools = options.externalTools?.map(callerTool)
     const event = this.admit(input)
+    const links = treeLinksOf(options)
+    if (event && !links?.trusted) refuseLinks(event)
     if (options.signal?.aborted) throw new AgentError('INVALID_OPTION', 'The signal passed to the reply is already aborted; nothing was started.')
     if (callerTools) this.offerCallerTools(callerTools)
     if (event?.type === 'USER_MESSAGE') this.useOutput(options.output ?? this.output)
     else if (event) this.useOutput(this.resumedOutput())
     const metadata = inputMetadata(options)
     if (event && metadata) Object.assign(event.metadata, JSON.parse(JSON.stringify(metadata)))
+    if (event?.type === 'USER_MESSAGE' && links?.parent) event.metadata.parent = { ...links.parent }
     // The output schema the reply asks for, so that a process that resumes it asks for the same value.
     if (event?.type === 'USER_MESSAGE' && this.deps.outputSchema) event.metadata.output_schema = this.deps.outputSchema
     return event

@@ -25,6 +25,8 @@ import { Transport } from './transport.js'
 import { isDescendantMessage, newTrack, takeDescendant, type ReplyTrack } from './track.js'
 import { resumeTree, type TreeSource } from './treeResume.js'
 import { replyFromLog } from './fromLog.js'
+import { callBody, withTreeWaiting } from './answers.js'
+import type { CallRef } from '../subagents/tree.js'
 
 export type { RemoteConnection } from './follower.js'
 export type { RemoteAgentOptions, RemoteReplyOptions } from './options.js'
@@ -104,7 +106,7 @@ export class RemoteAgent {
     const track = newTrack()
     for await (const _ of this.stream(input, options, track)) void _
     if (track.reply_id === null) throw new AgentError('INTERNAL', 'The reply stream ended without events.')
-    return replyOutcome(this.state, this.log, track.reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt }, track.stopped)
+    return withTreeWaiting(replyOutcome(this.state, this.log, track.reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt }, track.stopped), this.state, this.transport)
   }
 
   /** Interrupts the running or paused reply; resolves when it has ended and `state` shows it. */
@@ -118,17 +120,17 @@ export class RemoteAgent {
     await this.reach(lastSeq(caused))
     return caused
   }
-  /** Approves the waiting call (optionally with edited input) and resolves, like reply(), to the reply it resumed. */
-  approve(tool_call_id: string, options: { input?: Record<string, unknown> } = {}, replyOptions: RemoteReplyOptions = {}): Promise<Reply> {
-    return this.resume({ approve: { tool_call_id, ...options } }, replyOptions)
+  /** Approves a waiting call of the tree (its id, or a call of `waiting_for`, which names its session), optionally with edited input, and resolves, like reply(), to the reply it resumed. */
+  approve(call: CallRef, options: { input?: Record<string, unknown> } = {}, replyOptions: RemoteReplyOptions = {}): Promise<Reply> {
+    return this.resume({ approve: { ...callBody(call), ...options } }, replyOptions)
   }
-  /** Denies the waiting call (the model sees the denial and the reason) and resolves to the reply it resumed. */
-  deny(tool_call_id: string, reason?: string, replyOptions: RemoteReplyOptions = {}): Promise<Reply> {
-    return this.resume({ deny: { tool_call_id, ...(reason === undefined ? {} : { reason }) } }, replyOptions)
+  /** Denies a waiting call of the tree (the model sees the denial and the reason) and resolves to the reply it resumed. */
+  deny(call: CallRef, reason?: string, replyOptions: RemoteReplyOptions = {}): Promise<Reply> {
+    return this.resume({ deny: { ...callBody(call), ...(reason === undefined ? {} : { reason }) } }, replyOptions)
   }
-  /** Gives the result of the external call (a string, `{ output, state? }` or any JSON value) and resolves to the reply it resumed. */
-  submitResult(tool_call_id: string, result: unknown, replyOptions: RemoteReplyOptions = {}): Promise<Reply> {
-    return this.resume({ submit: { tool_call_id, result } }, replyOptions)
+  /** Gives the result of a waiting external call of the tree (a string, `{ output, state? }` or any JSON value) and resolves to the reply it resumed. */
+  submitResult(call: CallRef, result: unknown, replyOptions: RemoteReplyOptions = {}): Promise<Reply> {
+    return this.resume({ submit: { ...callBody(call), result } }, replyOptions)
   }
 
   /**
@@ -226,24 +228,20 @@ export class RemoteAgent {
     }
   }
 
-  /** Gives an answer to a paused reply, then waits in the followed log for that reply's end or next pause. */
-  private async resume(body: unknown, options: RemoteReplyOptions): Promise<Reply> {
+  /**
+   * Gives an answer to a call of the paused tree as a reply stream (POST /replies: the server goes on
+   * with this session's reply, through the sub-agents' replies, until it ends or the tree parks again).
+   */
+  private async resume(answer: unknown, options: RemoteReplyOptions): Promise<Reply> {
     checkRemoteReplyOptions(options)
-    const release = this.follower.hold()
-    const onAbort = () => void this.interrupt().catch(() => {})
-    try {
-      const caused = await this.input(body)
-      const first = caused[0] as (AgentEvent & { reply_id?: string }) | undefined
-      if (!first?.reply_id) throw new AgentError('INTERNAL', 'The server answered the input without the event it recorded.')
-      const reply_id = first.reply_id
-      options.signal?.addEventListener('abort', onAbort)
-      await this.reach(lastSeq(caused))
-      while (this.state.status === 'running' && this.state.reply_id === reply_id) await this.reach(this.folded.entries.length + 1)
-      return replyOutcome(this.state, this.log, reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt })
-    } finally {
-      options.signal?.removeEventListener('abort', onAbort)
-      release()
-    }
+    const track = newTrack()
+    const paused = this.state.status === 'paused' ? this.state.reply_id : null
+    for await (const _ of this.stream(answer as AgentInput, options, track)) void _
+    // A sub-agent parked again: the session's own reply yielded nothing and still waits.
+    const reply_id = track.reply_id ?? paused
+    if (reply_id === null) throw new AgentError('INTERNAL', 'The reply stream ended without events.')
+    const reply = replyOutcome(this.state, this.log, reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt }, track.stopped)
+    return withTreeWaiting(reply, this.state, this.transport)
   }
 
   /** Asks the server to interrupt; resolves with the seq its log had reached once the reply ended. */

@@ -17,9 +17,9 @@ import { ownerOfCall } from '../subagents/tree.js'
 export type Command =
   | { op: 'input'; input: AgentInput | string; externalTools?: CallerToolSpec[]; metadata?: Record<string, unknown> }
   | { op: 'interrupt' }
-  | { op: 'approve'; tool_call_id: string; input?: Record<string, unknown> }
-  | { op: 'deny'; tool_call_id: string; reason?: string }
-  | { op: 'submit'; tool_call_id: string; result: unknown }
+  | { op: 'approve'; tool_call_id: string; session_id?: string; input?: Record<string, unknown> }
+  | { op: 'deny'; tool_call_id: string; session_id?: string; reason?: string }
+  | { op: 'submit'; tool_call_id: string; session_id?: string; result: unknown }
 
 /** A string is a user message; anything else is checked by the agent's admission. */
 export const toMessage = (input: AgentInput | string): AgentInput => (typeof input === 'string' ? UserMsg({ content: input }) : input)
@@ -101,7 +101,9 @@ export const execute = async (agent: Agent, command: Command, request_id?: strin
       const caller: { metadata?: Record<string, unknown>; externalTools?: CallerToolSpec[] } = command.op === 'input' ? command : {}
       const metadata = { ...caller.metadata, ...(request_id === undefined ? {} : { request_id }) }
       // An answer to a sub-agent's call is built from the state of the agent it waits in (in this process).
-      const owner = 'tool_call_id' in command && !agent.state.waiting_for.some((c) => c.id === command.tool_call_id) ? ownerOfCall(agent, command.tool_call_id) : undefined
+      // A call named with its session (two sub-agents may both wait on `call_0`) is answered in that session.
+      const mine = 'tool_call_id' in command && (command.session_id ?? agent.session_id) === agent.session_id && agent.state.waiting_for.some((c) => c.id === command.tool_call_id)
+      const owner = 'tool_call_id' in command && !mine ? ownerOfCall(agent, { id: command.tool_call_id, ...(command.session_id !== undefined && { session_id: command.session_id }) }) : undefined
       agent.dispatch(toInput((owner ?? agent).state, command)!, { externalTools: caller.externalTools, metadata })
     }
   } finally {

@@ -12,6 +12,7 @@ import { Observable, Subscription } from 'rxjs'
 import { AgentError } from '../core/errors.js'
 import type { AgentEvent } from '../core/events.js'
 import { startedSubagent } from '../subagents/childLogs.js'
+import { enterLink } from '../subagents/linkWalk.js'
 import type { SessionStore } from './types.js'
 
 /**
@@ -25,9 +26,17 @@ export interface OpenSubagent {
   readonly fromSeq?: number
 }
 
-/** How long a sub-agent's session may take to appear after its call started (it is created right after). */
-const APPEAR_TRIES = 200
+/**
+ * A sub-agent's session is created right after its call started, but a slow store may show it
+ * later: it is looked for again (10 ms, doubling up to 500 ms between tries) for as long as its
+ * call is open. Once the parent closed the call, it is looked for once more if the call was cut (a
+ * sub-agent that never started, or whose session is gone), for about half a minute if the call's
+ * result names it (it ran), then given up on.
+ */
 const APPEAR_MS = 10
+const APPEAR_MAX_MS = 500
+/** Tries for a sub-agent whose call's result names it (it ran) but that a slow store does not show yet: about half a minute. */
+const RAN_TRIES = 64
 
 /** The key of a call: its session and id (call ids are unique within a session's reply only). */
 const callKey = (session_id: string, tool_call_id: string) => `${session_id}\n${tool_call_id}`
@@ -36,7 +45,7 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
   new Observable<AgentEvent>((subscriber) => {
     const subscriptions = new Subscription()
     /** Every sub-agent followed, by session: until its session is found, whether its last event so far is a pause, and whether its REPLY_END has come. */
-    const followed = new Map<string, { found: boolean; paused: boolean; ended: boolean }>()
+    const followed = new Map<string, { found: boolean; paused: boolean; ended: boolean; depth: number; parent: string; call: string; closed?: 'ran' | 'cut'; retry?: () => void }>()
     /** The sub-agent session of each sub-agent call met, by callKey. */
     const childOfCall = new Map<string, string>()
     /** Per session: the events held, and the sub-agent they wait for (its session found, or its end). */
@@ -59,7 +68,22 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
       return null
     }
 
+    /**
+     * The parent `id` closed the call (or the reply) of a sub-agent not found yet: it is looked for
+     * once more at once, and given up on if it still is not there (it never started, or is gone).
+     */
+    const closesCall = (id: string, event: AgentEvent) => {
+      if (event.type !== 'TOOL_RESULT_END' && event.type !== 'REPLY_END') return
+      for (const [child, state] of followed)
+        if (!state.found && !state.closed && state.parent === id && (event.type === 'REPLY_END' || state.call === event.tool_call_id)) {
+          // A result that names its sub-agent (the agent tool's outcome): the session exists, a slow store shows it later.
+          state.closed = event.type === 'TOOL_RESULT_END' && event.metadata.child_session_id === child ? 'ran' : 'cut'
+          if (state.closed === 'cut') state.retry?.()
+        }
+    }
+
     const arrive = (id: string, event: AgentEvent) => {
+      closesCall(id, event)
       const queue = held.get(id)
       if (queue) return void queue.events.push(event)
       const on = waitsFor(id, event)
@@ -80,8 +104,14 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
         childOfCall.set(callKey(id, event.tool_call_id), started)
         // The sub-agent's events come before those of this session that they caused.
         if (!followed.has(started)) {
+          const depth = id === session_id ? 1 : followed.get(id)!.depth + 1
+          try {
+            enterLink(new Set([session_id]), started, depth, `Following the tree of session ${session_id}`)
+          } catch (error) {
+            return subscriber.error(error)
+          }
           held.set(id, { events: [], on: started })
-          follow(started, 0)
+          follow(started, 0, { depth, parent: id, call: event.tool_call_id })
         }
       }
     }
@@ -110,9 +140,9 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
       release(child)
     }
 
-    const follow = (child: string, fromSeq: number, tries = 0) => {
+    const follow = (child: string, fromSeq: number, link: { depth: number; parent: string; call: string }, tries = 0) => {
       // Followed from a later seq (a resume): it may be paused already, and its pause is not sent again.
-      if (tries === 0) followed.set(child, { found: false, paused: fromSeq > 0, ended: false })
+      if (tries === 0) followed.set(child, { found: false, paused: fromSeq > 0, ended: false, ...link })
       // Its own subscription, so that a REPLY_END met while the history is replayed can end it.
       const own = new Subscription()
       subscriptions.add(own)
@@ -129,8 +159,15 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
         error: (error: unknown) => {
           subscriptions.remove(own)
           // Not created yet (its call has just started): try again shortly; any other failure ends only this branch.
-          if (error instanceof AgentError && error.code === 'NOT_FOUND' && tries < APPEAR_TRIES) {
-            const timer = setTimeout(() => follow(child, fromSeq, tries + 1), APPEAR_MS)
+          const state = followed.get(child)!
+          if (error instanceof AgentError && error.code === 'NOT_FOUND' && !state.ended && state.closed !== 'cut' && (state.closed !== 'ran' || tries < RAN_TRIES)) {
+            const again = () => {
+              clearTimeout(timer)
+              state.retry = undefined
+              if (!state.ended) follow(child, fromSeq, link, tries + 1)
+            }
+            const timer = setTimeout(again, Math.min(APPEAR_MS * 2 ** tries, APPEAR_MAX_MS))
+            state.retry = again
             subscriptions.add(() => clearTimeout(timer))
           } else ended(child)
         },
@@ -143,7 +180,7 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
 
     for (const open of options.open ?? []) {
       childOfCall.set(callKey(open.parent, open.tool_call_id), open.session_id)
-      follow(open.session_id, open.fromSeq ?? 0)
+      follow(open.session_id, open.fromSeq ?? 0, { depth: 1, parent: open.parent, call: open.tool_call_id })
     }
     subscriptions.add(store.follow(session_id, { fromSeq: options.fromSeq }).subscribe({
       next: (event) => arrive(session_id, event),

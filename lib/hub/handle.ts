@@ -8,8 +8,11 @@ import type { Msg } from '../core/messages.js'
 import type { ReplyOptions } from '../agent/replyOptions.js'
 import type { AgentInput } from '../agent/agent.js'
 import type { AgentState } from '../../reducers/state.js'
-import { toMessage } from './commands.js'
+import { toMessage, type Command } from './commands.js'
+import { answerInput, callOf, isAnswer, refOf, whereWaiting, type Answer } from './answers.js'
+import { asReply, type Reply } from '../agent/text.js'
 import { isBusyElsewhere, type HubCore } from './core.js'
+import { refuseDetached } from './subagents.js'
 import { remoteReply } from './remoteReply.js'
 import { followTree } from './followTree.js'
 import { sessionTree, subagentsOpenAt } from './tree.js'
@@ -34,7 +37,7 @@ const DONE: IteratorResult<OutputEvent> = { value: undefined, done: true }
  * the first next()), else the routed reply's. No generator sits in between, so an event costs one
  * `then` here rather than a delegating generator's promises; the session is released at the end.
  */
-const stream = (core: HubCore, session_id: string, input: AgentInput | string, options: ReplyOptions = {}): AsyncIterable<OutputEvent> => ({
+const stream = (core: HubCore, session_id: string, given: AgentInput | string | Answer, options: ReplyOptions = {}): AsyncIterable<OutputEvent> => ({
   [Symbol.asyncIterator](): AsyncIterator<OutputEvent> {
     let opening: Promise<AsyncIterator<OutputEvent>> | null = null
     let inner: AsyncIterator<OutputEvent> | null = null
@@ -45,8 +48,10 @@ const stream = (core: HubCore, session_id: string, input: AgentInput | string, o
       release()
     }
     const open = async () => {
+      const input = isAnswer(given) ? await inputFor(core, session_id, given) : given
       const session = await ownedHere(core, session_id)
       if (!session) return (inner = remoteReply(core, session_id, input, options).events())
+      refuseDetached(session)
       release = core.use(session)
       try {
         return (inner = session.agent.replyStream(toMessage(input), options)[Symbol.asyncIterator]())
@@ -86,35 +91,75 @@ const stream = (core: HubCore, session_id: string, input: AgentInput | string, o
   },
 })
 
-export const sessionHandle = (core: HubCore, session_id: string): SessionHandle => ({
-  session_id,
-  replyStream: (input, options) => stream(core, session_id, input, options),
-  async reply(input: AgentInput | string, options: ReplyOptions = {}): Promise<Msg> {
-    const session = await ownedHere(core, session_id)
-    if (!session) return remoteReply(core, session_id, input, options).result()
-    const release = core.use(session)
-    try {
-      return await session.agent.reply(toMessage(input), options)
-    } finally {
-      release()
-    }
-  },
-  dispatch: (input) => core.run(session_id, { op: 'input', input }),
-  async interrupt() {
-    await core.run(session_id, { op: 'interrupt' })
-  },
-  approve: (tool_call_id, options = {}) => core.run(session_id, { op: 'approve', tool_call_id, input: options.input }),
-  deny: (tool_call_id, reason) => core.run(session_id, { op: 'deny', tool_call_id, reason }),
-  submitResult: (tool_call_id, result) => core.run(session_id, { op: 'submit', tool_call_id, result }),
-  state: () => sessionState(core, session_id),
-  follow(options = {}): Observable<AgentEvent> {
-    const { store } = core.options
-    if (!options.descendants) return store.follow(session_id, options)
-    const { fromSeq = 0 } = options
-    // Resuming: the sub-agents of the reply in progress at `fromSeq` (started before it) are followed too.
-    return fromSeq === 0 ? followTree(store, session_id) : defer(async () => followTree(store, session_id, { fromSeq, open: await subagentsOpenAt(store, session_id, fromSeq) })).pipe(mergeAll())
-  },
-  tree: () => sessionTree(core.options.store, session_id),
-  waiting: () => storedTreeWaiting((id) => sessionState(core, id), session_id),
-})
+export const sessionHandle = (core: HubCore, session_id: string): SessionHandle => {
+  const handle: SessionHandle = {
+    session_id,
+    replyStream: (input, options) => stream(core, session_id, input, options),
+    async reply(given: AgentInput | string | Answer, options: ReplyOptions = {}): Promise<Msg> {
+      const input = isAnswer(given) ? await inputFor(core, session_id, given) : given
+      const session = await ownedHere(core, session_id)
+      if (!session) return remoteReply(core, session_id, input, options).result()
+      refuseDetached(session)
+      const release = core.use(session)
+      try {
+        return await session.agent.reply(toMessage(input), options)
+      } finally {
+        release()
+      }
+    },
+    // An answer ({ approve | deny | submit }) is built where the session is owned, from the state of
+    // the session its call waits in; a message or an input event is applied as it is.
+    dispatch: (input) => core.run(session_id, isAnswer(input) ? answerCommand(input) : { op: 'input', input }),
+    async interrupt() {
+      await core.run(session_id, { op: 'interrupt' })
+    },
+    approve(call, options = {}, replyOptions) {
+      return answered(handle, core, { approve: call, ...(options.input !== undefined && { input: options.input }) }, replyOptions)
+    },
+    deny(call, reason, replyOptions) {
+      return answered(handle, core, { deny: call, ...(reason !== undefined && { reason }) }, replyOptions)
+    },
+    submitResult(call, result, replyOptions) {
+      return answered(handle, core, { submit: call, result }, replyOptions)
+    },
+    state: () => sessionState(core, session_id),
+    follow(options = {}): Observable<AgentEvent> {
+      const { store } = core.options
+      if (!options.descendants) return store.follow(session_id, options)
+      const { fromSeq = 0 } = options
+      // Resuming: the sub-agents of the reply in progress at `fromSeq` (started before it) are followed too.
+      return fromSeq === 0 ? followTree(store, session_id) : defer(async () => followTree(store, session_id, { fromSeq, open: await subagentsOpenAt(store, session_id, fromSeq) })).pipe(mergeAll())
+    },
+    tree: () => sessionTree(core.options.store, session_id),
+    waiting: () => storedTreeWaiting((id) => sessionState(core, id), session_id),
+  }
+  return handle
+}
 
+/**
+ * Answers a call of the session's tree and resolves, like Agent.approve, to the session's reply once
+ * it ends or parks again (the paused message lists what the tree waits for, each call with its session).
+ */
+const answered = async (handle: SessionHandle, core: HubCore, answer: Answer, options: ReplyOptions = {}): Promise<Reply> => {
+  const stateOf = (id: string) => sessionState(core, id)
+  const msg = await handle.reply(answer, options)
+  if ('waiting_for' in msg && 'text' in msg) return msg as Reply
+  const state = await stateOf(handle.session_id)
+  return asReply(msg, state.status === 'paused' && state.reply_id === msg.id ? await storedTreeWaiting(stateOf, handle.session_id, state) : [])
+}
+
+/** The input event of an answer to a call of the tree of `session_id`, built from the state of the session the call waits in. */
+const inputFor = async (core: HubCore, session_id: string, answer: Answer): Promise<AgentInput> => {
+  const stateOf = (id: string) => sessionState(core, id)
+  const call = whereWaiting(await storedTreeWaiting(stateOf, session_id), session_id, refOf(answer))
+  return answerInput(await stateOf(call.session_id), answer, call.id)
+}
+
+/** The command an answer stands for (built where the session is owned). */
+const answerCommand = (answer: Answer): Command => {
+  const { id, session_id } = callOf(refOf(answer))
+  const where = session_id === undefined ? {} : { session_id }
+  if ('approve' in answer) return { op: 'approve', tool_call_id: id, ...where, ...(answer.input !== undefined && { input: answer.input }) }
+  if ('deny' in answer) return { op: 'deny', tool_call_id: id, ...where, ...(answer.reason !== undefined && { reason: answer.reason }) }
+  return { op: 'submit', tool_call_id: id, ...where, result: answer.result }
+}

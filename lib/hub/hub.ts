@@ -14,10 +14,12 @@ import { isBusyElsewhere, type HubCore } from './core.js'
 import { sessionHandle } from './handle.js'
 import { LiveSessions, type LiveSession } from './live.js'
 import { DEFAULT_SWEEP_MS, startSweeper } from './sweeper.js'
-import { closeAll, openTreeLogs, SubagentSessions } from './subagents.js'
+import { checkAncestry, closeAll, openTreeLogs, parentOf, refuseDetached, SubagentSessions } from './subagents.js'
 import { openReply } from '../subagents/childLogs.js'
 import { treeRunning } from '../subagents/tree.js'
+import { subtreeIds, waitingParent } from './tree.js'
 import type { LogStore } from '../core/log.js'
+import { LINK_KEYS } from '../agent/treeLinks.js'
 import type { Hub, HubOptions } from './types.js'
 
 export const DEFAULT_MAX_LIVE = 1000
@@ -46,6 +48,15 @@ const notify = (listener: (agent: Agent) => void, agent: Agent) => {
     listener(agent)
   } catch {
     // instrumentation failing must not fail the session
+  }
+}
+
+/** The events of a log that can be read (none for a log opened from a snapshot past them). */
+const readLog = (log: LogStore) => {
+  try {
+    return log.events
+  } catch {
+    return []
   }
 }
 
@@ -84,17 +95,21 @@ export const createHub = (options: HubOptions): Hub => {
     // reopens it there, so it is never closed or resumed in a way its parent does not know.
     if (reply?.parent && !alone) {
       await log.close()
+      await checkAncestry(store, session_id, reply.parent.session_id)
       await core.acquire(reply.parent.session_id).catch(() => undefined)
       return subagents.get(session_id) ?? open(session_id, true)
     }
     const children = new Map<string, LogStore>()
     let reopened = new Map<string, LogStore>()
     try {
-      reopened = await openTreeLogs(store, reply?.children ?? [])
+      reopened = await openTreeLogs(store, session_id, reply?.children ?? [])
       const agentOptions = await options.agent(session_id)
       const subagentLogs = subagents.logsFor(session_id, children, reopened)
       const agent = createAgent({ ...agentOptions, log, session_id, subagentLogs })
-      const session: LiveSession = { session_id, agent, log, users: 0, lastUsed: Date.now(), failed: false, unwatch: () => {}, children }
+      // A sub-agent's session outside its tree (its reply ended, or its parent no longer waits on it) only takes a Stop.
+      const parent = parentOf(readLog(log), await store.info(session_id).then((info) => info.metadata, () => ({})))
+      const detached = parent && { session_id: parent.session_id, tool_call_id: parent.tool_call_id }
+      const session: LiveSession = { session_id, agent, log, users: 0, lastUsed: Date.now(), failed: false, unwatch: () => {}, children, ...(detached && { detached }) }
       session.unwatch = agent.onLogFailure(() => {
         session.failed = true
         void evict(session)
@@ -139,6 +154,7 @@ export const createHub = (options: HubOptions): Hub => {
         if (isBusyElsewhere(error) && store.routing) return store.routing.send(session_id, command, () => core.acquire(session_id).then(() => undefined))
         throw error
       }
+      if (command.op !== 'interrupt') refuseDetached(session)
       const release = core.use(session)
       try {
         return await execute(session.agent, command)
@@ -161,6 +177,7 @@ export const createHub = (options: HubOptions): Hub => {
       const proof = session.log.confirm?.()
       if (proof && !(await proof.then(() => true, () => false))) return null
       if (!held(session_id) || session.failed) return null
+      if (command.op !== 'interrupt') refuseDetached(session)
       const release = core.use(session)
       try {
         const earlier = await appliedBefore(session, request, () => store.read(session_id))
@@ -183,8 +200,11 @@ export const createHub = (options: HubOptions): Hub => {
 
   return {
     agent: options.agent,
+    // A client's session is a root: the links of a tree are made by its agent tools alone.
     create: async (o) => {
       checkKnownKeys('hub.create', o, ['session_id', 'metadata'])
+      const linked = LINK_KEYS.find((key) => typeof o?.metadata === 'object' && o.metadata !== null && key in o.metadata)
+      if (linked) throw new AgentError('INVALID_OPTION', `metadata.${linked} links sessions of a tree, which only agentlog records (an agent tool's call and its sub-agent); use another key.`)
       return store.create(o)
     },
     list: async (o) => {
@@ -193,16 +213,25 @@ export const createHub = (options: HubOptions): Hub => {
     },
     session: (session_id) => sessionHandle(core, checkSessionId(session_id)),
     // A delete interrupts a reply running here (closing the session waits for its REPLY_END), then
-    // deletes under the session's lease; opening the session waits until the delete is over.
+    // deletes under the session's lease, then its sub-agents' sessions (a tree goes whole); opening
+    // the session waits until the delete is over. A sub-agent whose parent still waits on it is
+    // refused: the root is what is stopped or deleted.
     async delete(session_id) {
       checkSessionId(session_id)
       const previous = deleting.get(session_id)
       const run = (async () => {
         await previous?.catch(() => undefined)
         await opening.get(session_id)?.catch(() => undefined)
+        const parent = await waitingParent(store, session_id)
+        if (parent !== null)
+          throw new AgentError('SESSION_BUSY', `Session ${session_id} is a sub-agent whose parent ${parent} still waits on it; interrupt or delete the root of its tree instead.`, { parent })
         const session = live.get(session_id)
         if (session) await evict(session)
+        const below = await subtreeIds(store, session_id)
         await store.delete(session_id)
+        for (const id of below) await store.delete(id).catch((error: unknown) => {
+          if (!(error instanceof AgentError && error.code === 'NOT_FOUND')) throw error
+        })
       })()
       deleting.set(session_id, run)
       try {

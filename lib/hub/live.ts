@@ -20,6 +20,11 @@ export interface LiveSession {
   readonly children: Map<string, LogStore>
   /** For a sub-agent's session: the live session of its tree's root, which holds it (and is what is used and closed). */
   readonly root?: LiveSession
+  /**
+   * A sub-agent's session opened on its own, outside its tree (its parent no longer waits on it):
+   * the call it ran for. It takes no input (its agent tool's definition lives with its parent), only a Stop.
+   */
+  readonly detached?: { session_id: string; tool_call_id: string }
 }
 
 export class LiveSessions {

@@ -5,19 +5,28 @@
 // unfinished reply waits for are opened first (revival is synchronous), deepest last. A command for a sub-agent's session goes to the
 // sub-agent agent inside its root's live session, here or routed to the root's owner.
 import type { LogStore } from '../core/log.js'
-import { openReply, type SubagentLogs } from '../subagents/childLogs.js'
+import type { AgentEvent } from '../core/events.js'
+import { AgentError } from '../core/errors.js'
+import { isParentLink, openReply, openReplyIn, type ParentLink, type SubagentLogs } from '../subagents/childLogs.js'
+import { enterLink } from '../subagents/linkWalk.js'
 import { findSession } from '../subagents/tree.js'
 import type { LiveSession } from './live.js'
 import type { SessionStore } from './types.js'
 
 /** Opens the logs of the sub-agent sessions `ids` and of theirs, recursively, until a reply ended; closes them all if one fails. */
-export const openTreeLogs = async (store: SessionStore, ids: readonly string[], opened = new Map<string, LogStore>()): Promise<Map<string, LogStore>> => {
+export const openTreeLogs = async (store: SessionStore, root_id: string, ids: readonly string[], opened = new Map<string, LogStore>(), seen = new Set([root_id]), depth = 1): Promise<Map<string, LogStore>> => {
   try {
     for (const id of ids) {
-      if (opened.has(id)) continue
-      const log = await store.open(id)
+      enterLink(seen, id, depth, `Opening the tree of session ${root_id}`)
+      // A sub-agent session that is gone (deleted, or never created: its owner died between the
+      // call's start and the session's creation) is not opened: its parent closes the call as cut.
+      const log = await store.open(id).catch((error: unknown) => {
+        if (error instanceof AgentError && error.code === 'NOT_FOUND') return null
+        throw error
+      })
+      if (!log) continue
       opened.set(id, log)
-      await openTreeLogs(store, openReply(log)?.children ?? [], opened)
+      await openTreeLogs(store, root_id, openReply(log)?.children ?? [], opened, seen, depth + 1)
     }
     return opened
   } catch (error) {
@@ -109,4 +118,34 @@ export class SubagentSessions {
   forget(root: LiveSession): void {
     for (const id of root.children.keys()) this.rootOf.delete(id)
   }
+}
+
+/**
+ * Checks the walk up from sub-agent `session_id` through the parents its logs name (each
+ * unfinished reply's REPLY_START `metadata.parent`), read without opening them: INVALID_LOG for a
+ * session that is its own ancestor or a chain deeper than any tree (a crafted or imported log).
+ */
+export const checkAncestry = async (store: SessionStore, session_id: string, parent: string): Promise<void> => {
+  const seen = new Set<string>()
+  enterLink(seen, session_id, 0, `Opening session ${session_id}`)
+  let next: string | null = parent
+  for (let depth = 1; next !== null; depth++) {
+    enterLink(seen, next, depth, `Opening session ${session_id}`)
+    const events: AgentEvent[] | null = await store.read(next).catch(() => null)
+    next = events ? openReplyIn(events)?.parent?.session_id ?? null : null
+  }
+}
+
+/** The call a sub-agent's session ran for (its first REPLY_START's `metadata.parent`, or its session's), or null for a root. */
+export const parentOf = (events: readonly AgentEvent[], metadata: Record<string, unknown>): ParentLink | null => {
+  if (isParentLink(metadata.parent)) return metadata.parent
+  const start = events.find((event) => event.type === 'REPLY_START')
+  return start && isParentLink(start.metadata.parent) ? start.metadata.parent : null
+}
+
+/** Refuses input to a sub-agent's session opened outside its tree (a Stop goes through): its tree's root takes messages. */
+export const refuseDetached = (session: { session_id: string; detached?: { session_id: string; tool_call_id: string } }): void => {
+  if (!session.detached) return
+  const { session_id: parent, tool_call_id } = session.detached
+  throw new AgentError('INVALID_INPUT', `Session ${session.session_id} is a sub-agent of session ${parent} (its call ${tool_call_id}), and that call no longer waits on it: it takes no new message or answer on its own. Talk to the root of its tree (session ${parent}, or that session's root) instead.`, { parent })
 }

@@ -5,8 +5,9 @@
 // (followTree.ts follows a tree).
 import { AgentError } from '../core/errors.js'
 import type { AgentEvent } from '../core/events.js'
-import { isParentLink, startedSubagent, type ParentLink } from '../subagents/childLogs.js'
+import { isParentLink, openReplyIn, startedSubagent, type ParentLink } from '../subagents/childLogs.js'
 import type { OpenSubagent } from './followTree.js'
+import { enterLink, MAX_TREE_DEPTH } from '../subagents/linkWalk.js'
 import type { SessionStore, SessionTree } from './types.js'
 
 export { startedSubagent, type SessionTree }
@@ -33,16 +34,43 @@ export const subagentsOpenAt = async (store: SessionStore, session_id: string, f
 }
 
 /** The tree under `session_id`: ids, parents, status, from the sessions' logs and infos. NOT_FOUND for an unknown session. */
-export const sessionTree = async (store: SessionStore, session_id: string): Promise<SessionTree> => {
+export const sessionTree = async (store: SessionStore, session_id: string, seen = new Set<string>(), depth = 0): Promise<SessionTree> => {
+  enterLink(seen, session_id, depth, 'Reading a tree of sessions')
   const info = await store.info(session_id)
   const children: SessionTree[] = []
   for (const { child_session_id } of await sessionChildren(store, session_id)) {
     try {
-      children.push(await sessionTree(store, child_session_id))
+      children.push(await sessionTree(store, child_session_id, seen, depth + 1))
     } catch (error) {
       if (!(error instanceof AgentError && error.code === 'NOT_FOUND')) throw error
     }
   }
   const parent = isParentLink(info.metadata.parent) ? info.metadata.parent : null
   return { session_id, status: info.status, parent, ...(info.title !== undefined && { title: info.title }), children }
+}
+
+/** The sub-agent sessions under `session_id`, deepest first, read from the logs (each once; a session no longer stored has none). */
+export const subtreeIds = async (store: SessionStore, session_id: string, seen = new Set([session_id]), depth = 1): Promise<string[]> => {
+  if (depth > MAX_TREE_DEPTH) return []
+  const children = await sessionChildren(store, session_id).catch(() => [])
+  const ids: string[] = []
+  for (const { child_session_id } of children) {
+    if (seen.has(child_session_id)) continue
+    seen.add(child_session_id)
+    ids.push(...(await subtreeIds(store, child_session_id, seen, depth + 1)), child_session_id)
+  }
+  return ids
+}
+
+/**
+ * The parent session whose unfinished reply still waits on sub-agent `session_id` (a call it
+ * started that has no result yet), or null: read from the two logs.
+ */
+export const waitingParent = async (store: SessionStore, session_id: string): Promise<string | null> => {
+  const own = await store.read(session_id).catch(() => null)
+  const start = own?.find((event) => event.type === 'REPLY_START' && isParentLink(event.metadata.parent))
+  const parent = start && isParentLink(start.metadata.parent) ? start.metadata.parent.session_id : null
+  if (parent === null || parent === session_id) return null
+  const events = await store.read(parent).catch(() => null)
+  return events && openReplyIn(events)?.children.includes(session_id) ? parent : null
 }

@@ -6,7 +6,9 @@ import type { Observable } from 'rxjs'
 import type { AgentEvent, OutputEvent } from '../core/events.js'
 import type { LogStore } from '../core/log.js'
 import type { Msg } from '../core/messages.js'
-import type { WaitingCall } from '../agent/text.js'
+import type { Reply, WaitingCall } from '../agent/text.js'
+import type { CallRef } from '../subagents/tree.js'
+import type { Answer } from './answers.js'
 import type { Agent, AgentOptions, AgentInput } from '../agent/agent.js'
 import type { ReplyOptions } from '../agent/replyOptions.js'
 import type { AgentState, ReplyStatus } from '../../reducers/state.js'
@@ -122,15 +124,27 @@ export interface SessionTree {
 /** The agent's surface for one session, wherever its owner runs. */
 export interface SessionHandle {
   readonly session_id: string
-  replyStream(input: AgentInput | string, options?: ReplyOptions): AsyncIterable<OutputEvent>
-  reply(input: AgentInput | string, options?: ReplyOptions): Promise<Msg>
-  /** Applies an input event (or starts a reply) and resolves with the events it caused, or rejects with the coded refusal. */
-  dispatch(input: AgentInput | string): Promise<AgentEvent[]>
+  /** A reply's events: a message or input event, or an answer to a waiting call of the tree (see dispatch), which goes on with the session's reply. */
+  replyStream(input: AgentInput | string | Answer, options?: ReplyOptions): AsyncIterable<OutputEvent>
+  reply(input: AgentInput | string | Answer, options?: ReplyOptions): Promise<Msg>
+  /**
+   * Applies an input event (or starts a reply), or an answer to a waiting call of the tree
+   * (`{ approve: call, input? }`, `{ deny: call, reason? }`, `{ submit: call, result }`, the call a
+   * CallRef), without waiting for the reply; resolves with the events it caused (in the session the
+   * call waits in), or rejects with the coded refusal.
+   */
+  dispatch(input: AgentInput | string | Answer): Promise<AgentEvent[]>
   /** Interrupts the running or paused reply; resolves once REPLY_END is committed. */
   interrupt(): Promise<void>
-  approve(tool_call_id: string, options?: { input?: Record<string, unknown> }): Promise<AgentEvent[]>
-  deny(tool_call_id: string, reason?: string): Promise<AgentEvent[]>
-  submitResult(tool_call_id: string, result: unknown): Promise<AgentEvent[]>
+  /**
+   * Approves a waiting call of the session's tree (its id, or a call of `waiting_for`, which names
+   * its session) and resolves, like Agent.approve, to the session's reply once it ends or parks again.
+   */
+  approve(call: CallRef, options?: { input?: Record<string, unknown> }, replyOptions?: ReplyOptions): Promise<Reply>
+  /** Denies a waiting call of the tree (see approve) and resolves to the session's reply once it ends or parks again. */
+  deny(call: CallRef, reason?: string, replyOptions?: ReplyOptions): Promise<Reply>
+  /** Gives the result of a waiting external call of the tree (see approve) and resolves to the session's reply once it ends or parks again. */
+  submitResult(call: CallRef, result: unknown, replyOptions?: ReplyOptions): Promise<Reply>
   state(): Promise<AgentState>
   /**
    * The calls the session's tree waits for: its own, or, for a paused sub-agent call, what that

@@ -7,6 +7,7 @@
 import type { AgentState } from '../../reducers/state.js'
 import { AgentError } from '../core/errors.js'
 import { replyChildren, waitingInTree } from '../subagents/tree.js'
+import { enterLink } from '../subagents/linkWalk.js'
 import type { WaitingCall } from '../agent/text.js'
 
 export { replyChildren }
@@ -22,9 +23,10 @@ export const storedTreeWaiting = async (stateOf: StateOf, session_id: string, st
 }
 
 /** The states of the tree of `session_id`'s reply in progress (or last reply): the session's, then each sub-agent's below it, depth first. */
-export const replyTreeStates = async (stateOf: StateOf, session_id: string, state?: AgentState): Promise<{ session_id: string; state: AgentState }[]> => {
+export const replyTreeStates = async (stateOf: StateOf, session_id: string, state?: AgentState, seen = new Set<string>(), depth = 0): Promise<{ session_id: string; state: AgentState }[]> => {
+  enterLink(seen, session_id, depth, 'Reading what a tree waits for')
   const own = state ?? (await stateOf(session_id))
-  const below = await Promise.all([...replyChildren(own).values()].map((child) => replyTreeStates(stateOf, child).catch(notFound)))
+  const below = await Promise.all([...replyChildren(own).values()].map((child) => replyTreeStates(stateOf, child, undefined, seen, depth + 1).catch(notFound)))
   return [{ session_id, state: own }, ...below.flat()]
 }
 

@@ -11,6 +11,8 @@ import { AgentError, type AgentErrorCode } from '../core/errors.js'
 import { checkKnownKeys } from '../core/strictOptions.js'
 import type { AgentEvent, OutputEvent } from '../core/events.js'
 import type { Hub, SessionHandle } from '../hub/types.js'
+import type { CallRef } from '../subagents/tree.js'
+import type { Answer } from '../hub/answers.js'
 import { json, publicDamage, publicError, readJson } from './http.js'
 import { checkInputSize, type counter, type ServerLimits } from './limits.js'
 import { SSE_HEADERS, sseStream } from './sse.js'
@@ -41,15 +43,40 @@ export const BODY_FIELDS = {
   reply: ['input', 'descendants'],
   /** POST /input's shorthands (otherwise the body is the input itself, which the agent admits). */
   input: ['approve', 'deny', 'submit', 'input'],
-  approve: ['tool_call_id', 'input'],
-  deny: ['tool_call_id', 'reason'],
-  submit: ['tool_call_id', 'result'],
+  approve: ['tool_call_id', 'session_id', 'input'],
+  deny: ['tool_call_id', 'session_id', 'reason'],
+  submit: ['tool_call_id', 'session_id', 'result'],
 } as const satisfies Record<string, readonly string[]>
 const SHORTHANDS: readonly string[] = BODY_FIELDS.input
-const callId = (value: unknown, field: string): string => {
+
+/**
+ * The answer a body gives (`{ approve: call, input? }`, `{ deny: call, reason? }`, `{ submit: { ...call, result } }`,
+ * the call its id or `{ tool_call_id, session_id? }`), as the hub takes it; null for any other body.
+ */
+const answerOf = (body: Record<string, unknown>): Answer | null => {
+  if (body.approve !== undefined) {
+    if (typeof body.approve === 'object') object(body.approve, 'approve', BODY_FIELDS.approve)
+    const edited = (body.approve as { input?: unknown }).input
+    return { approve: callRef(body.approve, 'approve'), ...(edited !== undefined && { input: object(edited, 'approve.input') }) }
+  }
+  if (body.deny !== undefined) {
+    if (typeof body.deny === 'object') object(body.deny, 'deny', BODY_FIELDS.deny)
+    const reason = (body.deny as { reason?: unknown }).reason
+    return { deny: callRef(body.deny, 'deny'), ...(typeof reason === 'string' && { reason }) }
+  }
+  if (body.submit === undefined) return null
+  const submit = object(body.submit, 'submit', BODY_FIELDS.submit)
+  if (submit.result === undefined) throw new AgentError('INVALID_INPUT', 'submit needs the tool\'s result: { "submit": { "tool_call_id": "<id>", "result": <the output> } }.')
+  return { submit: callRef(submit, 'submit'), result: submit.result }
+}
+
+/** The call an answer names: its id, or `{ tool_call_id, session_id? }` (the session it waits in, as /waiting lists it). */
+const callRef = (value: unknown, field: string): CallRef => {
   const id = typeof value === 'string' ? value : (value as { tool_call_id?: unknown } | null)?.tool_call_id
-  if (typeof id !== 'string' || !id) throw new AgentError('INVALID_INPUT', `${field} needs a tool call id: "${field}": "<id>" or { "tool_call_id": "<id>" }.`)
-  return id
+  if (typeof id !== 'string' || !id) throw new AgentError('INVALID_INPUT', `${field} needs a tool call id: "${field}": "<id>" or { "tool_call_id": "<id>", "session_id"?: "<the session it waits in>" }.`)
+  const where = typeof value === 'object' ? (value as { session_id?: unknown }).session_id : undefined
+  if (where !== undefined && typeof where !== 'string') throw new AgentError('INVALID_INPUT', `${field}.session_id must be the id of the session the call waits in (as GET /sessions/:id/waiting lists it).`)
+  return where === undefined ? id : { id, session_id: where }
 }
 
 export const createSession = async (ctx: NativeContext, request: Request): Promise<Response> => {
@@ -113,22 +140,8 @@ export const postInput = async (ctx: NativeContext, handle: SessionHandle, reque
   checkInputSize(body, ctx.limits.messageBytes)
   // A body that is neither a shorthand nor an input itself (a message has a role, an event a type) is refused by its fields.
   if (Object.keys(body).some((key) => SHORTHANDS.includes(key)) || !('type' in body || 'role' in body)) checkKnownKeys('The body of POST /sessions/:id/input', body, SHORTHANDS, 'INVALID_INPUT')
-  let events: AgentEvent[]
-  if (body.approve !== undefined) {
-    if (typeof body.approve === 'object') object(body.approve, 'approve', BODY_FIELDS.approve)
-    const edited = (body.approve as { input?: unknown }).input
-    events = await handle.approve(callId(body.approve, 'approve'), edited !== undefined ? { input: object(edited, 'approve.input') } : {})
-  } else if (body.deny !== undefined) {
-    if (typeof body.deny === 'object') object(body.deny, 'deny', BODY_FIELDS.deny)
-    const reason = (body.deny as { reason?: unknown }).reason
-    events = await handle.deny(callId(body.deny, 'deny'), typeof reason === 'string' ? reason : undefined)
-  } else if (body.submit !== undefined) {
-    const submit = object(body.submit, 'submit', BODY_FIELDS.submit)
-    if (submit.result === undefined) throw new AgentError('INVALID_INPUT', 'submit needs the tool\'s result: { "submit": { "tool_call_id": "<id>", "result": <the output> } }.')
-    events = await handle.submitResult(callId(submit, 'submit'), submit.result)
-  } else {
-    events = await handle.dispatch(inputOf(body.input ?? body))
-  }
+  const answer = answerOf(body)
+  const events = await handle.dispatch(answer ?? inputOf(body.input ?? body))
   return json({ events }, 200, ctx.headers)
 }
 
@@ -141,7 +154,8 @@ export const postReply = async (ctx: NativeContext, handle: SessionHandle, reque
   let iterator: AsyncIterator<OutputEvent>
   let first: IteratorResult<OutputEvent>
   try {
-    iterator = handle.replyStream(inputOf(body.input), { ...traceOptions(request), descendants: descendantsOf(url, body) })[Symbol.asyncIterator]()
+    const given = typeof body.input === 'object' && body.input !== null ? answerOf(body.input as Record<string, unknown>) : null
+    iterator = handle.replyStream(given ?? inputOf(body.input), { ...traceOptions(request), descendants: descendantsOf(url, body) })[Symbol.asyncIterator]()
     first = await iterator.next()
   } catch (error) {
     release()

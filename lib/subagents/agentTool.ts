@@ -7,7 +7,7 @@
 // child's end answers it (see parkedCall.ts).
 import { z } from 'zod'
 import { Agent, createAgent, type AgentOptions } from '../agent/agent.js'
-import { AgentError, describe } from '../core/errors.js'
+import { AgentError, describe, messageOf } from '../core/errors.js'
 import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import type { ReplyEndEvent } from '../core/events.js'
 import { defineTool, type Permission, type Tool, type ToolContext, type ToolOutput, type ToolResultObject } from '../agent/tools.js'
@@ -20,6 +20,9 @@ import { childOutput$, DEFAULT_TEXT_INTERVAL_MS } from './childText.js'
 import { registerReviver } from './revive.js'
 import { openReply } from './childLogs.js'
 import { DEFAULT_MAX_CONCURRENT_SUBAGENTS, withinCap } from './limit.js'
+import { checkSubagentOptions } from './subagentOptions.js'
+import { TREE_LINKS } from '../agent/treeLinks.js'
+import type { ReplyOptions } from '../agent/replyOptions.js'
 import { Observable, type Subscription } from 'rxjs'
 import type { LogStore } from '../core/log.js'
 import type { AgentEvent } from '../core/events.js'
@@ -94,20 +97,26 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
   /** The calls of this tool running now, per parent agent. */
   const running = new WeakMap<object, number>()
   const prompt = options.prompt ?? ((value: unknown) => (isTask(value) ? value.task : JSON.stringify(value)))
+  /** The sub-agent's options from the tool's `agent` (what the hook throws is the call's `error` result). */
+  const made = (value: unknown, context: ToolContext): SubagentOptions => (typeof options.agent === 'function' ? options.agent(value, context) : options.agent)
   // The child's log: the tool's `log` option, else where the parent's tree keeps them (a hub's
   // store: AgentOptions.subagentLogs, passed on down the tree), else in memory.
-  const optionsFor = (value: unknown, context: ToolContext, log: LogStore | null): AgentOptions => {
-    const made = typeof options.agent === 'function' ? options.agent(value, context) : options.agent
+  const optionsFor = (sub: SubagentOptions, context: ToolContext, log: LogStore | null): AgentOptions => {
     const subagentLogs = (context.agent as Agent | undefined)?.subagentLogs ?? undefined
-    return { ...made, session_id: childSessionOf(context), ...(log && { log }), ...(subagentLogs && { subagentLogs }) }
+    return { ...sub, session_id: childSessionOf(context), ...(log && { log }), ...(subagentLogs && { subagentLogs }) }
   }
-  /** A new child's options; a promise while its log is opened (a hub's store). */
+  /**
+   * A new child's options; a promise while its log is opened (a hub's store). The hook runs and its
+   * options are checked first, so a sub-agent that cannot start gets no session (and holds no lease).
+   */
   const newChild = (value: unknown, context: ToolContext): AgentOptions | Promise<AgentOptions> => {
     const session_id = childSessionOf(context)
+    const sub = made(value, context)
+    checkSubagentOptions(name, { ...sub, session_id })
     const logs = (context.agent as Agent | undefined)?.subagentLogs
-    if (options.log || !logs) return optionsFor(value, context, options.log ? options.log(session_id) : null)
+    if (options.log || !logs) return optionsFor(sub, context, options.log ? options.log(session_id) : null)
     const { reply_id = '', session_id: parent = '', tool_call_id } = context
-    return logs.open(session_id, { session_id: parent, reply_id, tool_call_id }).then((log) => optionsFor(value, context, log))
+    return logs.open(session_id, { session_id: parent, reply_id, tool_call_id }).then((log) => optionsFor(sub, context, log))
   }
   const tool = defineTool({
     name, description, input, concurrencySafe: options.concurrencySafe, permission: options.permission,
@@ -124,10 +133,16 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
     const value = input.safeParse(parseJson(json))
     if (!value.success) return null
     const log = options.log ? options.log(child_session_id) : parent.subagentLogs?.reopen(child_session_id)
-    if (!log) return null
+    if (!log) {
+      // In a hub, a parked call whose sub-agent's session is gone (deleted, or never created: the
+      // owner died between the call's start and the session's creation) is cut: the tree is closed
+      // as a crash closes it (a cut running reply is closed by its restore already).
+      if (parent.subagentLogs && !cut && parent.state.status === 'paused' && !goneCall(parent, `${reply_id}\n${tool_call_id}`)) void parent.interrupt()
+      return null
+    }
     const context: ToolContext = { signal: new AbortController().signal, tool_call_id, reply_id, session_id: parent.session_id, agent: parent, metadata: { child_session_id } }
     const wasOpen = openReply(log) !== null
-    const child = createAgent(optionsFor(value.data, context, log))
+    const child = createAgent(optionsFor(made(value.data, context), context, log))
     linkChild(parent, { agent: child, reply_id, tool_call_id })
     // Cut by a crash: reopening closed the child's running reply; a parked one (the parent ran other
     // calls meanwhile) is interrupted with its tree, as a Stop would; the parent closes the call next.
@@ -152,6 +167,14 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
   return tool
 }
 
+/** Marks the call (reply id, newline, call id) of `parent` as one whose sub-agent's session is gone; true if it was marked before. */
+const gone = new WeakMap<Agent, Set<string>>()
+const goneCall = (parent: Agent, call: string): boolean => {
+  const calls = gone.get(parent) ?? new Set<string>()
+  gone.set(parent, calls)
+  return calls.has(call) || (calls.add(call), false)
+}
+
 function runChild(
   toolName: string, options: () => AgentOptions | Promise<AgentOptions>, task: string, output: z.ZodType | undefined, maxDepth: number, context: ToolContext,
   textIntervalMs: number,
@@ -164,9 +187,21 @@ function runChild(
     const message = `MAX_DEPTH: the sub-agent "${toolName}" would run at depth ${depth}, deeper than its maxDepth ${maxDepth}. Do the task without delegating it further.`
     return { output: `Error: ${message}`, state: 'error', metadata: { error: { code: 'MAX_DEPTH', message } } }
   }
-  const made = options()
-  if (made instanceof Promise) return afterOpening(made, (ready) => startChild(parent, ready, task, output, context, textIntervalMs))
-  return startChild(parent, made, task, output, context, textIntervalMs)
+  const start = (ready: AgentOptions) => startChild(parent, ready, task, output, context, textIntervalMs)
+  try {
+    const made = options()
+    if (made instanceof Promise) return afterOpening(made, start)
+    return start(made)
+  } catch (error) {
+    return startFailed(error)
+  }
+}
+
+/** The call's `error` result when its sub-agent could not start (its hook threw, its options were refused, its log did not open). */
+const startFailed = (error: unknown): ToolResultObject => {
+  const message = messageOf(error)
+  const code = error instanceof AgentError ? error.code : 'INVALID_OPTION'
+  return { output: `Error: ${message}`, state: 'error', metadata: { error: { code, message } } }
 }
 
 /** The call's output once its child's log is open (a hub's store); stopped meanwhile, the log is released and nothing runs. */
@@ -174,10 +209,23 @@ const afterOpening = (made: Promise<AgentOptions>, start: (options: AgentOptions
   new Observable((subscriber) => {
     let stopped = false
     let inner: Subscription | null = null
+    const failed = (error: unknown) => {
+      if (stopped) return
+      subscriber.next(startFailed(error))
+      subscriber.complete()
+    }
     made.then((options) => {
       if (stopped) return void options.log?.close().catch(() => undefined)
-      inner = start(options).subscribe(subscriber)
-    }, (error: unknown) => subscriber.error(error))
+      let output: Observable<string | ToolResultObject>
+      try {
+        output = start(options)
+      } catch (error) {
+        // The sub-agent could not start on its open log: the log is released, the call fails.
+        void options.log?.close().catch(() => undefined)
+        return failed(error)
+      }
+      inner = output.subscribe(subscriber)
+    }, failed)
     return () => {
       stopped = true
       inner?.unsubscribe()
@@ -190,7 +238,7 @@ const startChild = (parent: Agent, options: AgentOptions, task: string, output: 
   linkChild(parent, { agent: child, reply_id, tool_call_id })
   // The child's text joins the call's result as it comes (see childText.ts). Stopping the parent
   // unsubscribes the call's output, which interrupts the child's reply synchronously.
-  const reply$ = () => child.reply$(task, { output, metadata: { parent: { session_id, reply_id, tool_call_id } } })
+  const reply$ = () => child.reply$(task, { output, [TREE_LINKS]: { parent: { session_id, reply_id, tool_call_id } } } as ReplyOptions)
   return childOutput$(parent, reply$, !output, (end) => {
     if (end) return outcome(child, end, '', output !== undefined)
     // The child parked: so does this call, until the child's reply ends.

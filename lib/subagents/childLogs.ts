@@ -40,8 +40,10 @@ const readable = (log: LogStore): readonly AgentEvent[] => {
  * yet (TOOL_RESULT_START `metadata.child_session_id` without a TOOL_RESULT_END). Null for a log
  * whose last reply ended (or that has none). Reads the last reply's events only, from the end back.
  */
-export const openReply = (log: LogStore): { parent: ParentLink | null; children: string[] } | null => {
-  const events = readable(log)
+export const openReply = (log: LogStore): { parent: ParentLink | null; children: string[] } | null => openReplyIn(readable(log))
+
+/** openReply over a log's events. */
+export const openReplyIn = (events: readonly AgentEvent[]): { parent: ParentLink | null; children: string[] } | null => {
   const ended = new Set<string>()
   const children: string[] = []
   for (let i = events.length - 1; i >= 0; i--) {

@@ -9,6 +9,8 @@ import type { Agent } from '../agent/agent.js'
 import type { ReplyEndEvent } from '../core/events.js'
 import { submitResultEvent } from '../agent/inputs.js'
 import type { ToolResultObject } from '../agent/tools.js'
+import { TREE_LINKS } from '../agent/treeLinks.js'
+import type { ReplyOptions } from '../agent/replyOptions.js'
 
 export interface ParkedCall {
   reply_id: string
@@ -46,7 +48,7 @@ export const answerWhenPaused = (parent: Agent, call: ParkedCall, result: ToolRe
   ).subscribe((s) => {
     if (s.reply_id !== call.reply_id || s.status !== 'paused' || !s.waiting_for.some((c) => c.id === call.tool_call_id)) return
     try {
-      parent.dispatch(submitResultEvent(s, call.tool_call_id, answer))
+      parent.dispatch(submitResultEvent(s, call.tool_call_id, answer), { [TREE_LINKS]: { trusted: true } } as Pick<ReplyOptions, 'metadata'>)
     } catch {
       // The parent stopped on its log (its consumers get that failure); nothing to answer.
     }

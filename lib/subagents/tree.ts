@@ -6,6 +6,7 @@ import { UsageSchema, zeroUsage, type Msg, type Usage } from '../core/messages.j
 import type { WaitingCall } from '../agent/text.js'
 import type { AgentState } from '../../reducers/state.js'
 import { childLinks, type TreeMember } from './links.js'
+import { enterLink } from './linkWalk.js'
 
 
 /** The sub-agent session of each call of the state's reply in progress (or its last reply), by call id (its result's `metadata.child_session_id`). */
@@ -27,14 +28,15 @@ export const replyChildren = (state: AgentState): Map<string, string> => {
  * (recursively), and left out when it runs (nothing there to answer yet). `stateOf` gives a
  * sub-agent's state (undefined when it is not at hand: the call is listed as it is).
  */
-export const waitingInTree = (session_id: string, state: AgentState, stateOf: (session_id: string) => AgentState | undefined): WaitingCall[] => {
+export const waitingInTree = (session_id: string, state: AgentState, stateOf: (session_id: string) => AgentState | undefined, seen = new Set<string>(), depth = 0): WaitingCall[] => {
+  enterLink(seen, session_id, depth, 'Reading what a tree waits for')
   if (state.status !== 'paused') return []
   const children = replyChildren(state)
   return state.waiting_for.flatMap((call) => {
     const child = children.get(call.id)
     const childState = child === undefined ? undefined : stateOf(child)
     if (!childState) return [{ ...call, session_id }]
-    return waitingInTree(child!, childState, stateOf)
+    return waitingInTree(child!, childState, stateOf, seen, depth + 1)
   })
 }
 

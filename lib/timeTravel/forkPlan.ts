@@ -13,6 +13,7 @@
 import { idOrder } from '../core/clock.js'
 import type { AgentEvent } from '../core/events.js'
 import { isParentLink, startedSubagent, type ParentLink } from '../subagents/childLogs.js'
+import { enterLink } from '../subagents/linkWalk.js'
 
 /** A session of the tree and its fork. */
 export interface ForkedSession {
@@ -48,16 +49,19 @@ const keptUntil = (events: readonly AgentEvent[], point: AgentEvent | null): Age
 export function* planTreeFork(from_session_id: string, events: readonly AgentEvent[], seq: number, newId: () => string, session_id = newId()): ForkPlanner {
   const point = events[seq] ?? null
   const ids = new Map<string, string>([[from_session_id, session_id]])
-  function* plan(from: string, to: string, kept: AgentEvent[]): Generator<string, ForkedSession, readonly AgentEvent[] | null> {
+  function* plan(from: string, to: string, kept: AgentEvent[], depth = 0): Generator<string, ForkedSession, readonly AgentEvent[] | null> {
     const children: ForkedSession[] = []
     for (const event of kept) {
       const child = startedSubagent(event)
-      if (!child || ids.has(child)) continue
+      if (!child) continue
+      // Each session is forked once (`ids` is the walk's visited set); a link back into the tree is a crafted log.
+      if (ids.has(child)) enterLink(new Set(ids.keys()), child, depth + 1, 'Forking a tree of sessions')
+      enterLink(new Set(), child, depth + 1, 'Forking a tree of sessions')
       const child_id = newId()
       ids.set(child, child_id)
       const log = yield child
       const childKept = log ? keptUntil(log, point) : []
-      if (childKept.length) children.push(yield* plan(child, child_id, childKept))
+      if (childKept.length) children.push(yield* plan(child, child_id, childKept, depth + 1))
     }
     return { from_session_id: from, session_id: to, events: kept, parent: null, children }
   }

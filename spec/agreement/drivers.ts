@@ -2,7 +2,7 @@
 // hub session (`hub.session(id)`) and a remote agent (`remoteAgent` over a real `listen()` server on
 // 127.0.0.1). Each driver maps the scenario's operations onto its kind's own API, as a user of that
 // kind would write them; `state()` is what that kind shows at once (no extra sync).
-import { createAgent, createHub, createServer, memoryStore, remoteAgent, approveEvent, denyEvent, submitResultEvent, type AgentEvent, type Hub, type SessionStore, type AgentState, type ExternalResult, type OutputEvent, type Reply } from '../../lib/index.js'
+import { createAgent, createHub, createServer, memoryStore, remoteAgent, type AgentEvent, type Hub, type SessionStore, type AgentState, type ExternalResult, type OutputEvent, type Reply, type CallRef } from '../../lib/index.js'
 import { filter, firstValueFrom, take, toArray, type Observable } from 'rxjs'
 import { listen } from '../../lib/node.js'
 import { sessionTreeAgent } from '../helpers/sessionModel.js'
@@ -18,9 +18,10 @@ export interface RunOptions {
 export interface Subject {
   replyStream(input: string, options?: RunOptions): AsyncIterable<OutputEvent>
   reply(input: string, options?: RunOptions): Promise<Reply>
-  approve(callId: string, input?: Record<string, unknown>): Promise<Reply>
-  deny(callId: string, reason?: string): Promise<Reply>
-  submitResult(callId: string, result: ExternalResult): Promise<Reply>
+  /** A call of the tree: its id, or a call of `waiting_for` (which names its session). */
+  approve(call: CallRef, input?: Record<string, unknown>): Promise<Reply>
+  deny(call: CallRef, reason?: string): Promise<Reply>
+  submitResult(call: CallRef, result: ExternalResult): Promise<Reply>
   interrupt(): Promise<void>
   /** The state as this kind shows it now. */
   state(): Promise<AgentState>
@@ -45,9 +46,9 @@ const options = sessionTreeAgent(DELTA_MS)
 interface AgentSurface {
   replyStream(input: string, options?: RunOptions): AsyncIterable<OutputEvent>
   reply(input: string, options?: RunOptions): Promise<Reply>
-  approve(callId: string, options?: { input?: Record<string, unknown> }): Promise<Reply>
-  deny(callId: string, reason?: string): Promise<Reply>
-  submitResult(callId: string, result: ExternalResult): Promise<Reply>
+  approve(call: CallRef, options?: { input?: Record<string, unknown> }): Promise<Reply>
+  deny(call: CallRef, reason?: string): Promise<Reply>
+  submitResult(call: CallRef, result: ExternalResult): Promise<Reply>
   interrupt(): Promise<void>
   readonly state: AgentState
   readonly log: readonly AgentEvent[]
@@ -112,14 +113,13 @@ export const hubDriver = (store: StoreSource = memoryStore(), kind = 'hub sessio
       const { hub } = await ready.get()
       const { session_id } = await hub.create()
       const session = hub.session(session_id)
-      // A handle answers a paused call with the same input builders the agent uses, resumed with reply().
-      const resume = async (build: (state: AgentState) => AgentEvent) => session.reply(build(await session.state())) as Promise<Reply>
+      // A handle answers a call of its tree as the agent does: approve / deny / submitResult with a CallRef, resolving to the resumed reply.
       return {
         replyStream: (input, run) => session.replyStream(input, run),
         reply: (input, run) => session.reply(input, run) as Promise<Reply>,
-        approve: (id, input) => resume((state) => approveEvent(state, id, input ? { input } : {})),
-        deny: (id, reason) => resume((state) => denyEvent(state, id, reason)),
-        submitResult: (id, result) => resume((state) => submitResultEvent(state, id, result)),
+        approve: (call, input) => session.approve(call, input ? { input } : {}),
+        deny: (call, reason) => session.deny(call, reason),
+        submitResult: (call, result) => session.submitResult(call, result),
         interrupt: () => session.interrupt(),
         state: () => session.state(),
         // The log as the handle follows it, up to the state it shows (on PostgreSQL, once committed).

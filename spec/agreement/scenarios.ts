@@ -8,6 +8,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { AbortError, AgentError, DEFAULT_INTERRUPT_TEXT, ModelError, outputText, type AgentEvent, type AgentState, type Block, type Msg, type OutputEvent, type Reply } from '../../lib/index.js'
 import type { Driver, Subject } from './drivers.js'
+import { treeScenarios } from './treeScenarios.js'
 
 /** A block as a user reads it (the text of an interrupted message masked: how much streamed before the stop varies). */
 const blockView = (block: Block, masked: boolean): string => {
@@ -304,7 +305,7 @@ export const agree = (name: string, drivers: Driver[], cleanUp: () => Promise<vo
     await Promise.all(drivers.map((driver) => driver.close()))
     await cleanUp()
   })
-  for (const scenario of scenarios) {
+  for (const scenario of [...scenarios, ...treeScenarios]) {
     test(scenario.name, async () => {
       const observed: unknown[] = []
       for (const driver of drivers) observed.push(await scenario.run(await driver.open()))

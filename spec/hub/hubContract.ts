@@ -86,7 +86,7 @@ export const hubContract = (name: string, make: () => Promise<SessionStore>, ext
     const asked = await collect(s.replyStream('ask /tmp/a'))
     assert.is(asked.at(-1)!.type, 'REQUIRE_USER_CONFIRM')
     const call = (await s.state()).waiting_for[0]
-    const approved = await s.approve(call.id)
+    const approved = await s.dispatch({ approve: call.id })
     assert.is(approved[0].type, 'USER_CONFIRM_RESULT')
     await firstValueFrom(s.follow().pipe(filter((e) => e.type === 'REPLY_END')))
     let state = await s.state()

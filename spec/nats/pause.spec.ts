@@ -61,7 +61,7 @@ test('a paused owner that wakes with a routed approval buffered does not apply i
       process.kill(a.pid, 'SIGSTOP')
       // Routed to the paused owner (the request waits in its socket), then taken over once its lease ran out.
       const call = (await hub.session(id).state()).waiting_for[0]
-      const caused = await hub.session(id).approve(call.id)
+      const caused = await hub.session(id).dispatch({ approve: call.id })
       assert.is(caused[0].type, 'USER_CONFIRM_RESULT')
       await waitUntil(async () => (await store.info(id)).status === 'idle', 'the approved reply completes')
       process.kill(a.pid, 'SIGCONT')

@@ -184,7 +184,7 @@ test('a request waiting for an owner that hangs is answered once by the caller, 
   const hub = createHub({ store, agent: sessionAgent(1) })
   try {
     const call = (await hub.session('s1').state()).waiting_for[0]
-    const caused = await hub.session('s1').approve(call.id)
+    const caused = await hub.session('s1').dispatch({ approve: call.id })
     assert.is(caused[0].type, 'USER_CONFIRM_RESULT')
     await a.kill('SIGKILL')
     const events = await store.read('s1')

@@ -35,7 +35,7 @@ test('an owner paused while its lease connection dies: the session moves, the wa
       WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`, [leaseKey(ctx.schema, 's1')])
     assert.is(Number(killed.n), 1, 'the owner\'s lease connection held the lock')
     const call = (await hub.session('s1').state()).waiting_for[0]
-    const caused = await hub.session('s1').approve(call.id)
+    const caused = await hub.session('s1').dispatch({ approve: call.id })
     assert.is(caused[0].type, 'USER_CONFIRM_RESULT')
     for (let i = 0; i < 250 && (await ctx.store.info('s1')).status !== 'idle'; i++) await sleep(20)
     process.kill(a.pid, 'SIGCONT')

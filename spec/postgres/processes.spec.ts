@@ -88,7 +88,7 @@ test('a request waiting for an owner that dies is answered by the caller taking 
   process.kill(a.pid, 'SIGSTOP') // the owner hangs, holding its lease
   const hub = createHub({ store: pg.store, agent: sessionAgent(1) })
   const call = (await hub.session('s1').state()).waiting_for[0]
-  const approving = hub.session('s1').approve(call.id)
+  const approving = hub.session('s1').dispatch({ approve: call.id })
   await new Promise((r) => setTimeout(r, 300))
   const [row] = await admin<{ n: string }>(`SELECT count(*) AS n FROM "${pg.schema}".requests WHERE NOT done`)
   assert.is(Number(row.n), 1, 'the request waits in its row')

@@ -94,7 +94,7 @@ test('a pause is read back through B, answered through B, and refusals come back
     assert.is((error as AgentError).code, 'REPLY_PAUSED')
   }
   const call = (await b.session('s1').state()).waiting_for[0]
-  const caused = await b.session('s1').approve(call.id)
+  const caused = await b.session('s1').dispatch({ approve: call.id })
   assert.is(caused[0].type, 'USER_CONFIRM_RESULT')
 })
 

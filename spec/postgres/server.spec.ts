@@ -118,10 +118,10 @@ if (postgresAvailable('spec/postgres/server.spec.ts')) {
     assert.is(finished.type, 'RUN_FINISHED')
     assert.is(finished.outcome?.type, 'interrupt')
     const [interrupt] = finished.outcome!.interrupts!
-    assert.is(interrupt.id, 'r-1')
     assert.type(interrupt.metadata?.session_id, 'string', "the interrupt names the sub-agent's session")
+    assert.is(interrupt.id, `${interrupt.metadata?.session_id}/r-1`, 'keyed by session and call')
     assert.is.not(interrupt.metadata?.session_id, threadId)
-    const resume = [{ interruptId: 'r-1', status: 'resolved', payload: { approved: true } }]
+    const resume = [{ interruptId: interrupt.id, status: 'resolved', payload: { approved: true } }]
     const resumed = await agUiRun(B, { threadId, runId: 'run-2', messages, resume })
     assert.is(resumed.find((e) => e.type === 'RUN_ERROR'), undefined, JSON.stringify(resumed.filter((e) => e.type === 'RUN_ERROR')))
     const result = resumed.find((e) => e.type === 'TOOL_CALL_RESULT') as { toolCallId: string; content: string } | undefined

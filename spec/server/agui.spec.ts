@@ -237,12 +237,12 @@ for (const [name, status, payload] of [['approved', 'resolved', { approved: true
       const roots: Agent[] = []
       server.hub.onAgent!((a) => void (a.session_id === threadId && roots.push(a)))()
       const child_session_id = roots[0].children()[0].session_id
-      assert.equal(agent.pendingInterrupts.map((i) => [i.id, i.reason, i.toolCallId, (i as { metadata?: { session_id?: unknown } }).metadata?.session_id]), [['r-1', 'tool_call', 'r-1', child_session_id]])
+      assert.equal(agent.pendingInterrupts.map((i) => [i.id, i.reason, i.toolCallId, (i as { metadata?: { session_id?: unknown } }).metadata?.session_id]), [[`${child_session_id}/r-1`, 'tool_call', 'r-1', child_session_id]])
       const refused = await post(`${server.url}/ag-ui`, { threadId, runId: 'run-partial', messages: agent.messages, resume: [{ interruptId: 'r-2', status: 'resolved' }] })
       const refusal: AgUiEvent[] = []
       for await (const message of readSse(refused)) refusal.push(message.data as AgUiEvent)
       assert.equal(refusal.map((e) => [e.type, e.code]), [['RUN_ERROR', 'INVALID_INPUT']], 'a resume must answer the open interrupts')
-      const resumed = await run(agent, { resume: [{ interruptId: 'r-1', status, ...(payload ? { payload } : {}) }] })
+      const resumed = await run(agent, { resume: [{ interruptId: `${child_session_id}/r-1`, status, ...(payload ? { payload } : {}) }] })
       assert.is(resumed.failed, null)
       const result = resumed.events.find((e) => e.type === 'TOOL_CALL_RESULT')!
       assert.is(result.toolCallId, 'c-1', "the lead's agent tool call gets the sub-agent's outcome")
@@ -251,7 +251,7 @@ for (const [name, status, payload] of [['approved', 'resolved', { approved: true
         assert.is(result.content, 'Looking. Removed it.', "the sub-agent's text, before and after its pause, is the call's result")
         assert.equal(resumed.events.at(-1), { type: 'RUN_FINISHED', threadId, runId: resumed.events[0].runId })
         assert.is(agent.messages.at(-1)!.content, 'All done.')
-        const again = await run(agent, { resume: [{ interruptId: 'r-1', status, payload }] })
+        const again = await run(agent, { resume: [{ interruptId: `${child_session_id}/r-1`, status, payload }] })
         assert.equal(again.events.map((e) => e.type), ['RUN_STARTED', 'RUN_FINISHED'], "a repeated resume of a sub-agent's interrupt changes nothing")
         assert.equal(removed, ['/a'])
       } else {
@@ -279,9 +279,9 @@ test("a sub-agent's external call is an input_required interrupt; the resume's p
     const first = await run(agent)
     assert.equal((first.events.at(-1)!.outcome as { type: string }).type, 'interrupt')
     const [interrupt] = agent.pendingInterrupts as { id: string; reason: string; toolCallId?: string; metadata?: { session_id?: string } }[]
-    assert.equal([interrupt.id, interrupt.reason, interrupt.toolCallId], ['p-1', 'input_required', 'p-1'])
+    assert.equal([interrupt.id, interrupt.reason, interrupt.toolCallId], [`${interrupt.metadata?.session_id}/p-1`, 'input_required', 'p-1'])
     assert.type(interrupt.metadata?.session_id, 'string')
-    const resumed = await run(agent, { resume: [{ interruptId: 'p-1', status: 'resolved', payload: { output: 'amber' } }] })
+    const resumed = await run(agent, { resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { output: 'amber' } }] })
     assert.is(resumed.failed, null)
     assert.is(resumed.events.find((e) => e.type === 'TOOL_CALL_RESULT')!.content, 'A fine colour.')
     assert.is(agent.messages.at(-1)!.content, 'All done.')

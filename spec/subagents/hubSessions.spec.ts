@@ -57,7 +57,7 @@ crash('the owner dies while an approved sub-agent runs and the root waits for it
   const store = directoryStore(dir)
   const child = (await startedChild(store, session_id))!
   const [asked] = replay(await store.read(child)).waiting_for
-  await root.approve(asked.id)
+  await root.dispatch({ approve: asked.id })
   await eventually("the sub-agent's tool runs", async () => (await store.read(child)).some((e) => e.type === 'TOOL_RESULT_START'))
   const after = crashCopy(dir)
   await first.close()

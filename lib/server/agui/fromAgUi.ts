@@ -11,7 +11,7 @@ import { AgentError, describe, type AgentErrorCode } from '../../core/errors.js'
 import { ExternalExecutionResultEvent, ToolResultBlock, UserConfirmResultEvent, UserInterruptEvent, UserMsg } from '../../core/factories.js'
 import type { Msg, ToolCallBlock } from '../../core/messages.js'
 import type { AgentState } from '../../../reducers/state.js'
-import { resultMessageId, toolCallParentId, type DescendantAsks } from './toAgUi.js'
+import { interruptId, resultMessageId, toolCallParentId, type DescendantAsks } from './toAgUi.js'
 import type { AgUiMessage, AgUiResume, RunAgentInput } from './types.js'
 
 const MessageSchema = z.looseObject({
@@ -69,7 +69,7 @@ export const planRun = (state: AgentState, run: RunAgentInput, clock: Clock = sy
   const pendingInterrupts = asks.flatMap((d) => d.calls)
   if (run.resume?.length) return planResume(state, asks, run.resume, clock, answered)
   if (pendingInterrupts.length)
-    refuse('REPLY_PAUSED', `The run is paused on interrupts ${pendingInterrupts.map((c) => c.id).join(', ')}; answer every one with resume (resolved or cancelled) before sending new input.`)
+    refuse('REPLY_PAUSED', `The run is paused on interrupts ${asks.flatMap((d) => d.calls.map((c) => interruptId(d.session_id, c.id))).join(', ')}; answer every one with resume (resolved or cancelled) before sending new input.`)
   const fresh = newMessages(state, run.messages)
   const toolAnswers = fresh.filter((m) => m.role === 'tool')
   const userMessages = fresh.filter((m) => m.role === 'user')
@@ -91,31 +91,34 @@ const planResume = (state: AgentState, asks: readonly DescendantAsks[], resume: 
     if (answered) return { kind: 'none', reply_id: state.reply_id }
     refuse('NOT_PAUSED', `The resume answers interrupts ${resume.map((r) => r.interruptId).join(', ')}, but nothing is waiting for an answer; start a new run without resume.`)
   }
-  const byId = new Map(resume.map((r) => [r.interruptId, r]))
-  const missing = pending.filter((c) => !byId.has(c.id))
-  if (missing.length || byId.size !== resume.length || resume.some((r) => !pending.some((c) => c.id === r.interruptId)))
-    refuse('INVALID_INPUT', `The resume must answer every open interrupt exactly once: open ${pending.map((c) => c.id).join(', ')}; received ${resume.map((r) => r.interruptId).join(', ')}.`)
+  // Interrupts are keyed by session and call (two sub-agents may both wait on `call_0`).
+  const keys = asks.flatMap((d) => d.calls.map((c) => interruptId(d.session_id, c.id)))
+  const byKey = new Map(resume.map((r) => [r.interruptId, r]))
+  const missing = keys.filter((key) => !byKey.has(key))
+  if (missing.length || byKey.size !== resume.length || resume.some((r) => !keys.includes(r.interruptId)))
+    refuse('INVALID_INPUT', `The resume must answer every open interrupt exactly once: open ${keys.join(', ')}; received ${resume.map((r) => r.interruptId).join(', ')}.`)
+  const answerOf = (session_id: string, call: ToolCallBlock) => byKey.get(interruptId(session_id, call.id))!
   const reply_id = state.reply_id!
   if (resume.every((r) => r.status === 'cancelled')) return { kind: 'input', input: UserInterruptEvent({ reply_id }, clock), reply_id, externalCallIds: [] }
-  const confirmation = (reply_id: string, calls: readonly ToolCallBlock[]) => UserConfirmResultEvent({ reply_id, confirm_results: calls.map((call) => {
-    const answer = byId.get(call.id)!
+  const confirmation = (session_id: string, reply_id: string, calls: readonly ToolCallBlock[]) => UserConfirmResultEvent({ reply_id, confirm_results: calls.map((call) => {
+    const answer = answerOf(session_id, call)
     const payload = (answer.payload ?? {}) as { approved?: unknown; editedArgs?: unknown }
     const confirmed = answer.status === 'resolved' && payload.approved !== false
     const edited = confirmed && typeof payload.editedArgs === 'object' && payload.editedArgs !== null
     return { confirmed, tool_call: edited ? { ...call, input: JSON.stringify(payload.editedArgs) } : call }
   }) }, clock)
   // A sub-agent's external call: the payload is its result; a cancelled one an error result saying so.
-  const results = (reply_id: string, calls: readonly ToolCallBlock[]) => ExternalExecutionResultEvent({ reply_id, execution_results: calls.map((call) => {
-    const answer = byId.get(call.id)!
+  const results = (session_id: string, reply_id: string, calls: readonly ToolCallBlock[]) => ExternalExecutionResultEvent({ reply_id, execution_results: calls.map((call) => {
+    const answer = answerOf(session_id, call)
     const payload = (answer.payload ?? {}) as { output?: unknown; error?: unknown }
     const output = answer.status === 'cancelled' ? 'The user cancelled this call.' : typeof payload.output === 'string' ? payload.output : JSON.stringify(payload.output ?? null)
     return ToolResultBlock({ id: call.id, name: call.name, output, state: answer.status === 'cancelled' || payload.error === true ? 'error' : 'success' }, clock)
   }) }, clock)
   // Several sub-agents waiting: each is answered; the run follows the root's reply from the last answer.
-  const inputs = asks.flatMap(({ reply_id, calls }) => {
+  const inputs = asks.flatMap(({ session_id, reply_id, calls }) => {
     const asking = calls.filter((c) => c.state === 'asking')
     const external = calls.filter((c) => c.state !== 'asking')
-    return [...(asking.length ? [confirmation(reply_id, asking)] : []), ...(external.length ? [results(reply_id, external)] : [])]
+    return [...(asking.length ? [confirmation(session_id, reply_id, asking)] : []), ...(external.length ? [results(session_id, reply_id, external)] : [])]
   })
   return { kind: 'input', input: inputs.at(-1)!, before: inputs.slice(0, -1), reply_id, externalCallIds: [] }
 }

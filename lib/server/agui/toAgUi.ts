@@ -212,6 +212,19 @@ export const createAgUiRun = ({ threadId, runId, reply_id, externalCallIds = [],
   return { start: () => start(reply_id ? { reply_id } : undefined), map, finish, fail, get ended() { return ended } }
 }
 
+/**
+ * The id of the interrupt of a sub-agent's call: its session and call (`session/call`; session ids
+ * hold no "/"), so two sub-agents both waiting on `call_0` are two interrupts. The root's own calls'
+ * interrupts are their call ids.
+ */
+export const interruptId = (session_id: string, call_id: string): string => (session_id ? `${session_id}/${call_id}` : call_id)
+
+/** The session and call an interrupt id names (the session '' for the root's own). */
+export const interruptCall = (id: string): { session_id: string; call_id: string } => {
+  const at = id.indexOf('/')
+  return at < 0 ? { session_id: '', call_id: id } : { session_id: id.slice(0, at), call_id: id.slice(at + 1) }
+}
+
 /** The calls a sub-agent session waits on to be confirmed. */
 export interface DescendantAsks {
   session_id: string
@@ -226,12 +239,12 @@ export interface DescendantAsks {
 export const descendantInterrupts = (asks: readonly DescendantAsks[]): AgUiInterrupt[] =>
   asks.flatMap(({ session_id, calls }) => calls.map((call): AgUiInterrupt => call.state === 'asking'
     ? {
-        id: call.id, reason: 'tool_call', toolCallId: call.id,
+        id: interruptId(session_id, call.id), reason: 'tool_call', toolCallId: call.id,
         message: `Allow ${call.name} with ${call.input}? (asked by the sub-agent of session ${session_id})`,
         responseSchema: APPROVAL_SCHEMA, metadata: { session_id },
       }
     : {
-        id: call.id, reason: 'input_required', toolCallId: call.id,
+        id: interruptId(session_id, call.id), reason: 'input_required', toolCallId: call.id,
         message: `The result of ${call.name} with ${call.input}, for the sub-agent of session ${session_id}`,
         responseSchema: RESULT_SCHEMA, metadata: { session_id },
       }))

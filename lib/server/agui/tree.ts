@@ -8,7 +8,7 @@ import { replyTreeStates } from '../../hub/waiting.js'
 import { waitingInTree } from '../../subagents/tree.js'
 import type { AgentState } from '../../../reducers/state.js'
 import { isAnsweredCall, type Descendants } from './fromAgUi.js'
-import type { DescendantAsks } from './toAgUi.js'
+import { interruptCall, type DescendantAsks } from './toAgUi.js'
 
 /** What a resume of the thread `root_id` (whose state is `root`) needs to know of its sub-agents. */
 export const descendantsOf = async (hub: Hub, root_id: string, root: AgentState): Promise<Descendants> => {
@@ -21,5 +21,10 @@ export const descendantsOf = async (hub: Hub, root_id: string, root: AgentState)
     const asks = bySession.get(session_id) ?? { session_id, reply_id, calls: [] }
     bySession.set(session_id, { ...asks, calls: [...asks.calls, call] })
   }
-  return { asks: [...bySession.values()], answered: (id) => states.slice(1).some(({ state }) => isAnsweredCall(state, id)) }
+  // An interrupt of a sub-agent's call names its session: answered there (a repeated resume changes nothing).
+  const answered = (id: string) => {
+    const { session_id, call_id } = interruptCall(id)
+    return states.slice(1).some((s) => (session_id === '' || s.session_id === session_id) && isAnsweredCall(s.state, call_id))
+  }
+  return { asks: [...bySession.values()], answered }
 }

@@ -44,7 +44,7 @@ const handle = async (r: Request) => {
       return {}
     case 'approve': {
       const call = (await s.state()).waiting_for[0]
-      return { events: (await s.approve(call.id)).map((e) => e.type) }
+      return { events: (await s.dispatch({ approve: call.id })).map((e) => e.type) }
     }
     case 'open': {
       try {

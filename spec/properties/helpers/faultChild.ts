@@ -36,11 +36,12 @@ const handle = async (r: Request) => {
       const waiting = await s.waiting()
       if (waiting.length === 0) return { answered: null }
       const call = waiting[(r.pick ?? 0) % waiting.length] as { id: string; session_id?: string; state?: string }
-      const target = hub.session(call.session_id ?? r.session)
+      // Answered on the root with the call as waiting() gives it (its session named): a CallRef.
+      const ref = { id: call.id, session_id: call.session_id ?? r.session }
       if (call.state === 'asking') {
-        if (r.decision === 'deny') await target.deny(call.id, 'no')
-        else await target.approve(call.id)
-      } else await target.submitResult(call.id, 'external done')
+        if (r.decision === 'deny') await s.deny(ref, 'no')
+        else await s.approve(ref)
+      } else await s.submitResult(ref, 'external done')
       return { answered: { id: call.id, session_id: call.session_id ?? r.session, state: call.state, decision: r.decision } }
     }
     case 'interrupt':

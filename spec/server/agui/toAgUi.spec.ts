@@ -158,7 +158,7 @@ test("a tree streamed with its descendants: only the lead's events are the run's
   const leafAgent = lead.children()[0].children()[0]
   assert.equal(events.at(-1)!.outcome, {
     type: 'interrupt',
-    interrupts: [{ id: 'd1', reason: 'tool_call', toolCallId: 'd1', message: `Allow delete_file with {"path":"/tmp/a"}? (asked by the sub-agent of session ${leafAgent.session_id})`, responseSchema: APPROVAL_SCHEMA, metadata: { session_id: leafAgent.session_id } }],
+    interrupts: [{ id: `${leafAgent.session_id}/d1`, reason: 'tool_call', toolCallId: 'd1', message: `Allow delete_file with {"path":"/tmp/a"}? (asked by the sub-agent of session ${leafAgent.session_id})`, responseSchema: APPROVAL_SCHEMA, metadata: { session_id: leafAgent.session_id } }],
   })
   assert.equal(p.started, [])
 })

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert'
 import type { AgentError, SessionStore } from '../../../lib/index.js'
 import { probe } from '../../helpers/fixtures.js'
 import { checkStoredLog, childOf, eventually, treeHub } from './hubTree.js'
+import { hubTreeSafety } from './hubTreeSafety.js'
 
 /** `makeStore(key)`: a store; the same key gives a store on the same sessions (another process's view, for durable stores). */
 export const hubTreeContract = (name: string, makeStore: (key: string) => Promise<SessionStore>, options: { durable: boolean }) => {
@@ -93,6 +94,7 @@ export const hubTreeContract = (name: string, makeStore: (key: string) => Promis
     })
   }
 
+  hubTreeSafety(test, makeStore, key, options)
   return test
 }
 
