@@ -174,7 +174,9 @@ export const createHub = (options: HubOptions): Hub => {
       if (!session || session.failed) return null
       // Not applied unless this process still owns the session (paused past its lease, another may
       // have applied it already): a request of a lease that is gone is dropped, its caller asks the owner.
-      const proof = session.log.confirm?.()
+      // A Stop is not held back by the proof (a query that may wait for a pooled connection): it
+      // starts no side effect, and its append is fenced like any other.
+      const proof = command.op === 'interrupt' ? null : session.log.confirm?.()
       if (proof && !(await proof.then(() => true, () => false))) return null
       if (!held(session_id) || session.failed) return null
       if (command.op !== 'interrupt') refuseDetached(session)
