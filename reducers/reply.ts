@@ -74,6 +74,12 @@ export const reply = (state: AgentState, event: AgentEvent): AgentState => {
     case 'REQUIRE_USER_CONFIRM':
     case 'REQUIRE_EXTERNAL_EXECUTION':
       return withStatus(state)
+    // Steers joined at a step boundary: the reply goes on with a fresh round in its continuation message.
+    case 'STEER_JOINED':
+      return withLoop(state, { ...loop, round_start: 0, round_calls: [], round_final: false })
+    // A gentle stop: nothing new is planned, and the reply is not parked any more (the planner closes it).
+    case 'STOP_REQUESTED':
+      return loop.closing || loop.stopping ? state : withStatus({ ...state, loop: { ...loop, stopping: { keep_queue: event.keep_queue } } })
     default:
       return state
   }
@@ -103,6 +109,7 @@ export const unfinishedCalls = (msg: Msg | null, loop: LoopState): ToolCallBlock
 const withStatus = (state: AgentState): AgentState => {
   const loop = state.loop!
   if (loop.closing) return state
+  if (loop.stopping) return state.status === 'running' && state.waiting_for.length === 0 ? state : { ...state, status: 'running', waiting_for: [] }
   const open = unfinishedCalls(state.reply_msg, loop)
   const waiting = open.filter((c) => (c.state === 'asking' && !loop.denied.includes(c.id)) || c.state === 'submitted')
   const busy = loop.model_call_open || loop.denied.length > 0 || !!loop.starting?.length || open.some((c) => c.state === 'allowed')

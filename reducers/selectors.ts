@@ -3,6 +3,7 @@
 import type { Msg, ToolCallBlock } from '../lib/core/messages.js'
 import { findToolCall, findToolResult } from './blocks.js'
 import { compactedView } from './compaction.js'
+import { replyIdOf } from './conversation.js'
 import type { AgentState } from './state.js'
 
 export { findToolCall, findToolResult } from './blocks.js'
@@ -31,8 +32,11 @@ export const selectConversation = (state: AgentState): Msg[] =>
 
 export { selectCutPoints, selectHistory, selectKnownUsage, historyBetween, coveredSoFar, summaryMsg, type Position } from './compaction.js'
 
-/** The last ended reply's message, if it is the one with `reply_id`. */
+/** The last ended reply's message (its continuation, when steers split it), if it is reply `reply_id`'s. */
 export const selectEndedReply = (state: AgentState, reply_id: string): Msg | undefined => {
   const last = state.context[state.context.length - 1]
-  return last?.id === reply_id ? last : undefined
+  return last && last.role === 'assistant' && replyIdOf(last) === reply_id ? last : undefined
 }
+
+export { replyIdOf } from './conversation.js'
+export { queuedToStart, waitingMessages } from './talk.js'

@@ -13,6 +13,7 @@ import { closeReply } from '../../reducers/interrupt.js'
 import { inPlaceReducer } from '../../reducers/inPlace.js'
 import { replay } from '../../reducers/root.js'
 import type { AgentState } from '../../reducers/state.js'
+import { replyIdOf } from '../../reducers/selectors.js'
 import { systemClock, createEvent } from '../core/clock.js'
 import { compactionSettings } from './compaction.js'
 import { AgentError, messageOf } from '../core/errors.js'
@@ -35,6 +36,9 @@ import { ownerOfCall, ownerOfReply, replyTreeUsage, treeRunning, treeWaitingFor,
 import { runtimeHintSettings } from './hints.js'
 import { DEFAULT_INTERRUPT_TEXT, type AgentInput, type AgentOptions } from './agentOptions.js'
 import { ReplyPreparation } from './prepare.js'
+import { closeAgent, followDescendant } from './follow.js'
+import { endsWithFork, Talk, type InterruptOptions, type InterruptResult, type QueueResult, type SteerResult } from './talk.js'
+import { startQueued } from '../../effects/startQueued.js'
 
 export { DEFAULT_INTERRUPT_TEXT, type AgentInput, type AgentOptions } from './agentOptions.js'
 
@@ -53,6 +57,7 @@ export class Agent {
   /** The agent's tools and, after them, the caller's tools of the current reply (ReplyOptions.externalTools). */
   private readonly tools: Map<string, Tool>
   private readonly preparation: ReplyPreparation
+  private readonly talk: Talk
 
   constructor(options: AgentOptions) {
     checkAgentOptions(options)
@@ -72,6 +77,7 @@ export class Agent {
     this.preparation = new ReplyPreparation(this.deps, this.tools, options.output ?? null, () => this.store)
     this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
+    this.talk = new Talk(this.store, clock, { log: this.store.log, startWith: (msg) => this.dispatch(msg), cancelNow: (id, keep) => this.cancel(id, keep), runningChildren: () => this.children().filter((c) => c.state.status === 'running') })
     log.onFailure?.((error) => this.store.fail(error))
     this.events$ = this.store.event$
     this.state$ = this.store.state$
@@ -80,6 +86,9 @@ export class Agent {
     if (restored.status !== 'idle') this.reviveTree(true)
     // A log that ends inside a running reply (the process died) is closed like an interrupt.
     if (restored.status === 'running') for (const event of closeReply(restored, clock, { reason: 'interrupted' })) this.store.dispatch(event)
+    // The queue starts when a reply ends, and after a crash once the cut reply is closed (a fork starts nothing by itself).
+    this.store.runEffects([startQueued], this.deps)
+    if (!endsWithFork(log, restored.seq)) this.talk.startQueue()
   }
 
   get state(): AgentState {
@@ -131,7 +140,7 @@ export class Agent {
     // A reply that ran sub-agents reports the usage of its whole tree in its metadata.
     const tree_usage = result.finished_reason === 'completed' ? replyTreeUsage(result) : null
     const msg = tree_usage ? { ...result, metadata: { ...result.metadata, tree_usage } } : result
-    return asReply(msg, status === 'paused' && reply_id === msg.id ? treeWaitingFor(this) : [])
+    return asReply(msg, status === 'paused' && reply_id === replyIdOf(msg) ? treeWaitingFor(this) : [])
   }
 
   /**
@@ -190,22 +199,37 @@ export class Agent {
     if (event) this.store.dispatch(event)
   }
 
-  /** Interrupts whatever is running (cancel) or paused (USER_INTERRUPT); resolves when the reply has ended. */
-  async interrupt(): Promise<void> {
+  /**
+   * Interrupts whatever is running (cancel) or paused (USER_INTERRUPT); resolves when the reply has
+   * ended, to the waiting messages it handed back (`{ queue }`; see lib/agent/talk.ts for `when: 'step'` and `keepQueue`).
+   */
+  async interrupt(options: InterruptOptions = {}): Promise<InterruptResult> {
     this.reviveTree()
-    const { status, reply_id } = this.state
-    if (this.store.failure) return
-    if (status === 'running') this.cancel(reply_id!)
-    else if (status === 'paused') this.store.dispatch(createEvent(this.deps.clock, 'USER_INTERRUPT', { reply_id: reply_id! }))
+    return this.talk.interrupt(options)
   }
 
-  /** Stops a running reply; does nothing when it is not running (already ended, paused or closing). */
-  cancel(reply_id: string): void {
+  /** A message for the running reply: it joins at the next step boundary (held while paused); while idle it starts a reply. */
+  async steer(input: AgentInput): Promise<SteerResult> {
+    return this.talk.steer(input)
+  }
+
+  /** Queues a message: it starts the next reply once this one ends (at once while idle); `agent.state.queue` lists what waits. */
+  async queue(input: AgentInput): Promise<QueueResult> {
+    return this.talk.queue(input)
+  }
+
+  /** Takes a queued message back before it starts (UNKNOWN_QUEUED when none waits with that id). */
+  async unqueue(id: string): Promise<void> {
+    this.talk.unqueue(id)
+  }
+
+  /** Stops a running reply (a person's Stop: the waiting messages are handed back unless `keepQueue`); nothing when it is not running. */
+  cancel(reply_id: string, keepQueue = false): void {
     const state = this.state
     if (state.reply_id !== reply_id || state.status !== 'running' || state.loop?.closing || this.store.failure) return
     // What the running sub-agent calls hold of their children's text joins the calls before they close.
     flushChildText(this)
-    this.dispatchClosing([createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id })])
+    this.dispatchClosing([createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id, metadata: keepQueue ? { keep_queue: true } : {} })])
   }
 
   /** Resolves once every event in the log is durable (at once on a memory or file log); rejects with the log's failure. */
@@ -243,16 +267,7 @@ export class Agent {
    * interrupt runs once that delivery is over, before the release.
    */
   async close(): Promise<void> {
-    if (this.state.status === 'running' && !this.store.failure) {
-      this.cancel(this.state.reply_id!)
-      await firstValueFrom(merge(this.store.state$.pipe(filter((s) => s.status !== 'running')), this.store.failure$), { defaultValue: null })
-    }
-    const closers = new Set([...this.tools.values()].flatMap((tool) => (tool.close ? [tool.close] : [])))
-    // The sub-agents it ran are closed with it (their tools and logs released too).
-    const closing = Promise.allSettled([...[...closers].map(async (close) => close()), ...this.children().map((child) => child.close())])
-    this.store.fail(new AgentError('CLOSED', 'The agent is closed; create a new agent to go on.'))
-    await this.logStore.close()
-    await closing
+    await closeAgent(this, this.store, this.logStore, this.tools)
   }
 
   /** An effect failed (a bug, not a model or tool failure): the reply in progress ends with an error. */
@@ -265,7 +280,8 @@ export class Agent {
 
   private start(input: AgentInput, options: ReplyOptions): ReplyRun {
     const owner = this.descendantFor(input)
-    const run = owner ? this.follow(owner, input as AgentEvent, options) : new ReplyRun(this, this.store, this.preparation.prepare(input, options), options)
+    const queued = owner ? null : this.talk.whilePaused(input, options.whilePaused)
+    const run = owner ? followDescendant(this, this.store, owner, input as AgentEvent, options) : new ReplyRun(this, this.store, queued ?? this.preparation.prepare(input, options), options)
     if (options.descendants) run.interleave(descendantEvents$(this))
     return run
   }
@@ -276,22 +292,6 @@ export class Agent {
     if (typeof input !== 'object' || input === null || !('reply_id' in input) || typeof input.reply_id !== 'string') return undefined
     const owner = this.state.reply_id === input.reply_id ? undefined : ownerOfReply(this, input.reply_id)
     return owner === this ? undefined : owner
-  }
-
-  /**
-   * Resumes a sub-agent with `input` and follows this agent's reply, which its results resume. That
-   * reply hears nothing while the sub-agents work, so the run also ends when nothing in the tree runs.
-   */
-  private follow(owner: Agent, input: AgentEvent, options: ReplyOptions): ReplyRun {
-    checkReplyOptions(options)
-    const run = new ReplyRun(this, this.store, () => owner.dispatch(input), options)
-    const settle = () => queueMicrotask(() => {
-      if (!treeRunning(this)) run.settle()
-      if (run.over) activity.unsubscribe()
-    })
-    const activity = merge(this.events$, descendantEvents$(this)).subscribe(settle)
-    settle()
-    return run
   }
 }
 

@@ -36,7 +36,9 @@ export const checkAgentOptions = (options: unknown): void => {
 
 export const checkReplyOptions = (options: unknown): void => {
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', `Reply options must be an object such as { signal }; received ${describe(options)}.`)
-  const { signal, rejectOnInterrupt, externalTools, metadata, traceContext } = options as Record<string, unknown>
+  const { signal, rejectOnInterrupt, externalTools, metadata, traceContext, whilePaused } = options as Record<string, unknown>
+  if (whilePaused !== undefined && whilePaused !== 'refuse' && whilePaused !== 'interrupt' && whilePaused !== 'queue')
+    fail('INVALID_OPTION', `whilePaused must be 'refuse', 'interrupt' or 'queue'; received ${describe(whilePaused)}.`)
   if (externalTools !== undefined && !Array.isArray(externalTools)) fail('INVALID_OPTION', `externalTools must be an array of { name, description, parameters? }; received ${describe(externalTools)}.`)
   if (signal !== undefined && !(signal instanceof AbortSignal)) fail('INVALID_OPTION', `The signal option must be an AbortSignal (new AbortController().signal); received ${describe(signal)}.`)
   if (rejectOnInterrupt !== undefined && typeof rejectOnInterrupt !== 'boolean') fail('INVALID_OPTION', `rejectOnInterrupt must be a boolean; received ${describe(rejectOnInterrupt)}.`)

@@ -21,7 +21,7 @@ export interface Subject {
   approve(callId: string, input?: Record<string, unknown>): Promise<Reply>
   deny(callId: string, reason?: string): Promise<Reply>
   submitResult(callId: string, result: ExternalResult): Promise<Reply>
-  interrupt(): Promise<void>
+  interrupt(): Promise<unknown>
   /** The state as this kind shows it now. */
   state(): Promise<AgentState>
   /** The session's events as this kind holds them. */
@@ -48,7 +48,7 @@ interface AgentSurface {
   approve(callId: string, options?: { input?: Record<string, unknown> }): Promise<Reply>
   deny(callId: string, reason?: string): Promise<Reply>
   submitResult(callId: string, result: ExternalResult): Promise<Reply>
-  interrupt(): Promise<void>
+  interrupt(): Promise<unknown>
   readonly state: AgentState
   readonly log: readonly AgentEvent[]
   readonly events$: Observable<AgentEvent>
