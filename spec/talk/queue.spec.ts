@@ -5,7 +5,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import {
-  callTool, createAgent, fork, INTERRUPTION_REMINDER, memoryLog, outputText, replay, say, scriptedModel, textOf,
+  callTool, checkLog, createAgent, fork, INTERRUPTION_REMINDER, memoryLog, outputText, replay, say, scriptedModel, textOf,
   type AgentEvent, type Msg, type ToolResultBlock,
 } from '../../lib/index.js'
 import { checkInvariants, makeAgent, probe, slowTool } from '../helpers/fixtures.js'
@@ -14,7 +14,11 @@ import { askingTool } from '../helpers/hitl.js'
 const test = suite('talk/queue')
 const tick = (ms = 10) => new Promise((resolve) => setTimeout(resolve, ms))
 const userTexts = (messages: Msg[]) => messages.filter((m) => m.role === 'user').map(textOf)
-const strict = (log: readonly unknown[]) => replay(JSON.parse(JSON.stringify(log)), undefined, { strict: true })
+const strict = (log: readonly unknown[]) => {
+  const events = JSON.parse(JSON.stringify(log))
+  assert.equal(checkLog(events).violations, [], 'checkLog finds nothing')
+  return replay(events, undefined, { strict: true })
+}
 const results = (msg: Msg) => msg.content.filter((b): b is ToolResultBlock => b.type === 'tool_result').map((r) => [r.id, r.state, outputText(r.output)])
 const codeOf = async (run: () => Promise<unknown>) => run().then(() => 'resolved', (error: { code?: string }) => error.code)
 

@@ -4,14 +4,18 @@
 // final answer makes one more model call; steers are held while paused; while idle a steer starts a reply.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { callTool, replay, say, textOf, UserConfirmResultEvent, type Msg, type OutputEvent } from '../../lib/index.js'
+import { callTool, checkLog, replay, say, textOf, UserConfirmResultEvent, type Msg, type OutputEvent } from '../../lib/index.js'
 import { checkInvariants, makeAgent, probe, slowTool, types } from '../helpers/fixtures.js'
 import { askingTool } from '../helpers/hitl.js'
 
 const test = suite('talk/steer')
 const delay = (ms: number) => ({ type: 'delay' as const, ms })
 const userTexts = (messages: Msg[]) => messages.filter((m) => m.role === 'user').map(textOf)
-const strict = (log: readonly unknown[]) => replay(JSON.parse(JSON.stringify(log)), undefined, { strict: true })
+const strict = (log: readonly unknown[]) => {
+  const events = JSON.parse(JSON.stringify(log))
+  assert.equal(checkLog(events).violations, [], 'checkLog finds nothing')
+  return replay(events, undefined, { strict: true })
+}
 
 test('a steer sent while the model streams joins after the tool results of that step, before the next model call', async () => {
   const p = probe()
