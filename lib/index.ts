@@ -6,7 +6,7 @@ export { approveEvent, denyEvent, submitResultEvent, type ApproveOptions, type E
 export { defineTool, type Tool, type ToolDefinition, type ToolContext, type ToolOutput, type ToolResultObject, type Permission, type JsonSchema, type CallerToolSpec } from './agent/tools.js'
 export { STRUCTURED_OUTPUT_TOOL, structuredOutputOf, type StructuredMsg } from './agent/structuredOutput.js'
 export { askUser, ASK_USER_TOOL, questionOf, type AskUserAnswer, type AskUserInput, type AskUserOptions } from './agent/askUser.js'
-export type { InterruptOptions, InterruptResult, QueueResult, SteerResult } from './agent/talk.js'
+export type { InterruptOptions, InterruptResult, QueueResult, SteerResult, TalkOptions } from './agent/talk.js'
 export { DEFAULT_COMPACTION_PROMPT, estimateTokens, type CompactionOptions } from './agent/compaction.js'
 export { scriptedModel, say, think, callTool, usage, type ScriptedModel, type ScriptedModelOptions, type ScriptedTurn, type ScriptStep } from './models/scripted.js'
 export type { ChatModel, ModelChunk, ModelRequest, ToolChoice, ToolSpec } from './models/model.js'

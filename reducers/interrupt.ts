@@ -51,7 +51,7 @@ export const closeReply = (state: AgentState, clock: Clock, options: CloseOption
     events.push(createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state: resultState }))
   }
   const waiting = options.returnQueue ? waitingMessages(state) : []
-  if (waiting.length) events.push(createEvent(clock, 'QUEUE_RETURNED', { reply_id, msg_ids: waiting.map((e) => e.id) }))
+  if (waiting.length) events.push(createEvent(clock, 'QUEUE_RETURNED', { reply_id, returned: waiting }))
   events.push(createEvent(clock, 'REPLY_END', {
     session_id: state.session_id, reply_id, finished_reason: options.reason, error: options.error ?? null,
   }))

@@ -29,8 +29,8 @@ export const protocolProblems = (log: readonly AgentEvent[]): string[] => {
     if (event.type === 'USER_MESSAGE') {
       if (current && !current.ended) fail(`reply ${current.id} has not ended`)
       if (event.metadata.queued === true && !queued.delete(event.msg.id)) fail(`message ${event.msg.id} is not queued`)
-    } else if (event.type === 'MESSAGE_QUEUED' || event.type === 'MESSAGE_STEERED') {
-      (event.type === 'MESSAGE_QUEUED' ? queued : steers).add(event.msg.id)
+    } else if (event.type === 'MESSAGE_QUEUED') {
+      queued.add(event.msg.id)
     } else if (event.type === 'MESSAGE_UNQUEUED') {
       if (!queued.delete(event.msg_id)) fail(`message ${event.msg_id} is not queued`)
     } else if (event.type === 'REPLY_START') {
@@ -54,8 +54,9 @@ export const protocolProblems = (log: readonly AgentEvent[]): string[] => {
 
 /** STEER_JOINED and QUEUE_RETURNED name waiting messages; a reply's end queues the steers that did not join. */
 const checkWaiting = (event: AgentEvent, queued: Set<string>, steers: Set<string>, fail: (why: string) => void): void => {
+  if (event.type === 'MESSAGE_STEERED') steers.add(event.msg.id)
   if (event.type === 'STEER_JOINED') for (const id of event.msg_ids) if (!steers.delete(id)) fail(`message ${id} is not a waiting steer`)
-  if (event.type === 'QUEUE_RETURNED') for (const id of event.msg_ids) if (!queued.delete(id) && !steers.delete(id)) fail(`message ${id} is not waiting`)
+  if (event.type === 'QUEUE_RETURNED') for (const { id } of event.returned) if (!queued.delete(id) && !steers.delete(id)) fail(`message ${id} is not waiting`)
   if (event.type === 'REPLY_END') {
     for (const id of steers) queued.add(id)
     steers.clear()

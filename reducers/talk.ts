@@ -27,7 +27,7 @@ export const talk = (state: AgentState, event: AgentEvent): AgentState => {
       return withLists(state, state.queue, state.steers.filter((e) => !joined.has(e.id)))
     }
     case 'QUEUE_RETURNED': {
-      const returned = new Set(event.msg_ids)
+      const returned = new Set(event.returned.map((e) => e.id))
       return withLists(state, state.queue.filter((e) => !returned.has(e.id)), state.steers.filter((e) => !returned.has(e.id)))
     }
     case 'REPLY_END':

@@ -37,7 +37,7 @@ import { runtimeHintSettings } from './hints.js'
 import { DEFAULT_INTERRUPT_TEXT, type AgentInput, type AgentOptions } from './agentOptions.js'
 import { ReplyPreparation } from './prepare.js'
 import { closeAgent, followDescendant } from './follow.js'
-import { endsWithFork, Talk, type InterruptOptions, type InterruptResult, type QueueResult, type SteerResult } from './talk.js'
+import { endsWithFork, Talk, type InterruptOptions, type InterruptResult, type QueueResult, type SteerResult, type TalkOptions } from './talk.js'
 import { startQueued } from '../../effects/startQueued.js'
 
 export { DEFAULT_INTERRUPT_TEXT, type AgentInput, type AgentOptions } from './agentOptions.js'
@@ -77,7 +77,7 @@ export class Agent {
     this.preparation = new ReplyPreparation(this.deps, this.tools, options.output ?? null, () => this.store)
     this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
-    this.talk = new Talk(this.store, clock, { log: this.store.log, startWith: (msg) => this.dispatch(msg), cancelNow: (id, keep) => this.cancel(id, keep), runningChildren: () => this.children().filter((c) => c.state.status === 'running') })
+    this.talk = new Talk(this.store, clock, { log: this.store.log, startWith: (msg, metadata) => this.dispatch(msg, { metadata }), cancelNow: (id, keep) => this.cancel(id, keep), runningChildren: () => this.children().filter((c) => c.state.status === 'running') })
     log.onFailure?.((error) => this.store.fail(error))
     this.events$ = this.store.event$
     this.state$ = this.store.state$
@@ -209,18 +209,18 @@ export class Agent {
   }
 
   /** A message for the running reply: it joins at the next step boundary (held while paused); while idle it starts a reply. */
-  async steer(input: AgentInput): Promise<SteerResult> {
-    return this.talk.steer(input)
+  async steer(input: AgentInput, options?: TalkOptions): Promise<SteerResult> {
+    return this.talk.steer(input, options)
   }
 
   /** Queues a message: it starts the next reply once this one ends (at once while idle); `agent.state.queue` lists what waits. */
-  async queue(input: AgentInput): Promise<QueueResult> {
-    return this.talk.queue(input)
+  async queue(input: AgentInput, options?: TalkOptions): Promise<QueueResult> {
+    return this.talk.queue(input, options)
   }
 
   /** Takes a queued message back before it starts (UNKNOWN_QUEUED when none waits with that id). */
-  async unqueue(id: string): Promise<void> {
-    this.talk.unqueue(id)
+  async unqueue(id: string, options?: TalkOptions): Promise<void> {
+    this.talk.unqueue(id, options)
   }
 
   /** Stops a running reply (a person's Stop: the waiting messages are handed back unless `keepQueue`); nothing when it is not running. */

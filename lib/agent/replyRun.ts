@@ -111,7 +111,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   /** Before its reply starts: the queued message starts it, or is taken back (the run ends, resolving to nothing). */
   private onQueued(event: AgentEvent, id: string) {
     if (event.type === 'USER_MESSAGE' && event.msg.id === id) this.awaiting = null
-    else if ((event.type === 'QUEUE_RETURNED' && event.msg_ids.includes(id)) || (event.type === 'MESSAGE_UNQUEUED' && event.msg_id === id)) {
+    else if ((event.type === 'QUEUE_RETURNED' && event.returned.some((e) => e.id === id)) || (event.type === 'MESSAGE_UNQUEUED' && event.msg_id === id)) {
       this.failure = new AgentError('UNKNOWN_QUEUED', `The queued message ${id} was taken back (${event.type}) before its reply started.`)
       this.finish()
       this.wake()

@@ -11,7 +11,7 @@ import type { LogStore } from '../core/log.js'
 import type { Store } from '../core/store.js'
 import { queuedToStart } from '../../reducers/selectors.js'
 import type { QueueEntry } from '../../reducers/state.js'
-import { admitInput } from './options.js'
+import { admitInput, checkReplyOptions } from './options.js'
 import type { QueuedStart } from './replyRun.js'
 
 export interface InterruptOptions {
@@ -32,6 +32,12 @@ export interface SteerResult {
   reply_id: string | null
 }
 
+/** Options of steer(), queue() and unqueue(). */
+export interface TalkOptions {
+  /** JSON recorded in the event's `metadata` (a trace id, the id of the request it answers). */
+  metadata?: Record<string, unknown>
+}
+
 export interface QueueResult {
   id: string
   /** Its place in the queue when it was acknowledged (0: next). */
@@ -41,8 +47,8 @@ export interface QueueResult {
 /** What the talk needs of its agent (structural, so this module imports no agent). */
 export interface TalkHost {
   readonly log: readonly AgentEvent[]
-  /** Starts a reply with the message, as dispatch(input) would. */
-  startWith(msg: Msg): void
+  /** Starts a reply with the message, as dispatch(input) would (`metadata` recorded on its USER_MESSAGE). */
+  startWith(msg: Msg, metadata: Record<string, unknown>): void
   /** Stops the running reply now; `keepQueue` records that the waiting messages stay. */
   cancelNow(reply_id: string, keepQueue: boolean): void
   /** The sub-agents running under the reply (a gentle stop reaches each at its own next step). */
@@ -52,30 +58,33 @@ export interface TalkHost {
 export class Talk {
   constructor(private readonly store: Store, private readonly clock: Clock, private readonly host: TalkHost) {}
 
-  steer(input: unknown): SteerResult {
+  steer(input: unknown, options: TalkOptions = {}): SteerResult {
     const msg = this.message(input, 'steer')
+    const metadata = metadataOf(options, 'steer')
     const { status, reply_id } = this.store.getState()
     if (status === 'idle') {
-      this.host.startWith(msg)
+      this.host.startWith(msg, metadata)
       return { id: msg.id, reply_id: null }
     }
-    this.store.dispatch(createEvent(this.clock, 'MESSAGE_STEERED', { msg }))
+    this.store.dispatch(createEvent(this.clock, 'MESSAGE_STEERED', { reply_id: reply_id!, msg, metadata }))
     return { id: msg.id, reply_id }
   }
 
-  queue(input: unknown, first = false): QueueResult {
+  queue(input: unknown, options: TalkOptions = {}): QueueResult {
     const msg = this.message(input, 'queue')
-    const position = first ? 0 : this.store.getState().queue.length
-    this.store.dispatch(createEvent(this.clock, 'MESSAGE_QUEUED', { msg, first }))
+    const metadata = metadataOf(options, 'queue')
+    const position = this.store.getState().queue.length
+    this.store.dispatch(createEvent(this.clock, 'MESSAGE_QUEUED', { msg, first: false, metadata }))
     return { id: msg.id, position }
   }
 
-  unqueue(id: unknown): void {
+  unqueue(id: unknown, options: TalkOptions = {}): void {
+    const metadata = metadataOf(options, 'unqueue')
     this.usable()
     const queue = this.store.getState().queue
     if (typeof id !== 'string' || !queue.some((e) => e.id === id))
       throw new AgentError('UNKNOWN_QUEUED', `No queued message has the id ${describe(id)}; queued now: ${queue.map((e) => e.id).join(', ') || 'none'}. Use the id queue() resolved to, while the message still waits (agent.state.queue).`)
-    this.store.dispatch(createEvent(this.clock, 'MESSAGE_UNQUEUED', { msg_id: id }))
+    this.store.dispatch(createEvent(this.clock, 'MESSAGE_UNQUEUED', { msg_id: id, metadata }))
   }
 
   async interrupt(options: InterruptOptions = {}): Promise<InterruptResult> {
@@ -84,16 +93,16 @@ export class Talk {
     const { status, reply_id } = state
     if (this.store.failure || status === 'idle' || !reply_id) return { queue: [] }
     const from = this.host.log.length
-    const waiting = [...state.steers, ...state.queue]
     if (status === 'paused') this.store.dispatch(createEvent(this.clock, 'USER_INTERRUPT', { reply_id, metadata: keepQueue ? { keep_queue: true } : {} }))
-    else if (when === 'now' || state.loop?.stopping) this.host.cancelNow(reply_id, keepQueue)
+    else if (when === 'now') this.host.cancelNow(reply_id, keepQueue)
     else {
-      if (!state.loop?.closing) this.store.dispatch(createEvent(this.clock, 'STOP_REQUESTED', { reply_id, when: 'step', keep_queue: keepQueue }))
+      // A second gentle stop waits with the first (a routed one applied twice changes nothing).
+      if (!state.loop?.closing && !state.loop?.stopping) this.store.dispatch(createEvent(this.clock, 'STOP_REQUESTED', { reply_id, when: 'step', keep_queue: keepQueue }))
       // Each running sub-agent stops at its own next step; the call of one that finished gets its result.
       await Promise.all(this.host.runningChildren().map((child) => child.interrupt({ when: 'step', keepQueue })))
       await this.ended(reply_id)
     }
-    return { queue: this.returned(reply_id, from, waiting) }
+    return { queue: this.returned(reply_id, from) }
   }
 
   /** Resolves once reply `reply_id` is over (or the store broke). */
@@ -112,20 +121,15 @@ export class Talk {
     })
   }
 
-  /** The messages a QUEUE_RETURNED of `reply_id` after position `from` handed back, read from what waited then or the log. */
-  private returned(reply_id: string, from: number, waiting: QueueEntry[]): QueueEntry[] {
+  /** The messages the QUEUE_RETURNED of `reply_id` after position `from` handed back. */
+  private returned(reply_id: string, from: number): QueueEntry[] {
     const log = this.host.log
-    const ids: string[] = []
+    const entries: QueueEntry[] = []
     for (let i = from; i < log.length; i++) {
       const event = log[i]
-      if (event.type === 'QUEUE_RETURNED' && event.reply_id === reply_id) ids.push(...event.msg_ids)
+      if (event.type === 'QUEUE_RETURNED' && event.reply_id === reply_id) entries.push(...event.returned)
     }
-    const known = new Map(waiting.map((e) => [e.id, e]))
-    for (let i = log.length - 1; i >= 0 && ids.some((id) => !known.has(id)); i--) {
-      const event = log[i]
-      if ((event.type === 'MESSAGE_QUEUED' || event.type === 'MESSAGE_STEERED') && !known.has(event.msg.id)) known.set(event.msg.id, { id: event.msg.id, msg: event.msg, queued_at: event.created_at })
-    }
-    return ids.flatMap((id) => known.get(id) ?? [])
+    return entries
   }
 
   /** Starts the first queued message when no reply runs (a restored agent whose log stopped before it started). */
@@ -165,6 +169,14 @@ export class Talk {
     if (event.type !== 'USER_MESSAGE') throw new AgentError('INVALID_INPUT', `${verb}() takes a message (a string or UserMsg({ content })); received a ${event.type} event. Send input events with reply().`)
     return event.msg
   }
+}
+
+const metadataOf = (options: unknown, verb: string): Record<string, unknown> => {
+  if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `${verb}() takes { metadata? }; received ${describe(options)}.`)
+  const { metadata } = options as TalkOptions
+  if (metadata === undefined) return {}
+  checkReplyOptions({ metadata })
+  return JSON.parse(JSON.stringify(metadata)) as Record<string, unknown>
 }
 
 const checkInterruptOptions = (options: unknown): Required<InterruptOptions> => {

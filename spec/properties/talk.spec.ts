@@ -147,7 +147,7 @@ const check = (events: readonly AgentEvent[], sent: Sent[], agent: Agent): void 
   const state = replay(events)
   if (state.status !== 'idle' || state.queue.length || state.steers.length) throw new Error(`not settled: ${state.status}, queue ${state.queue.length}, steers ${state.steers.length}`)
   const inContext = state.context.filter((m) => m.role === 'user').map((m) => m.id)
-  const returned = events.flatMap((e) => (e.type === 'QUEUE_RETURNED' ? e.msg_ids : e.type === 'MESSAGE_UNQUEUED' ? [e.msg_id] : []))
+  const returned = events.flatMap((e) => (e.type === 'QUEUE_RETURNED' ? e.returned.map((r) => r.id) : e.type === 'MESSAGE_UNQUEUED' ? [e.msg_id] : []))
   for (const { id, text } of sent) {
     const times = inContext.filter((c) => c === id).length + returned.filter((r) => r === id).length
     if (times !== 1) throw new Error(`message ${text} (${id}) is in the context ${inContext.filter((c) => c === id).length} times and taken back ${returned.filter((r) => r === id).length} times`)
