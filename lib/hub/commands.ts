@@ -1,5 +1,6 @@
 // What a SessionHandle asks of a session's owner, as plain JSON (so it can travel to another
-// process): an input, an interrupt, or an answer to a paused call. `toInput` builds the input event
+// process): an input, an interrupt (now or after the step, keeping the queue or not), a steer, a
+// queued message or one taken back, or an answer to a paused call. `toInput` builds the input event
 // from the owner's state (lib/agent/inputs.ts) (the owner knows the paused reply and its calls);
 // `execute` applies a command to a live agent and resolves, once committed, with the events it caused;
 // a routed command's input event carries its request's id, so `appliedBefore` can find what a dead
@@ -16,7 +17,9 @@ import { ownerOfCall } from '../subagents/tree.js'
 
 export type Command =
   | { op: 'input'; input: AgentInput | string; externalTools?: CallerToolSpec[]; metadata?: Record<string, unknown> }
-  | { op: 'interrupt' }
+  | { op: 'interrupt'; when?: 'now' | 'step'; keepQueue?: boolean }
+  | { op: 'steer' | 'queue'; input: AgentInput | string }
+  | { op: 'unqueue'; id: string }
   | { op: 'approve'; tool_call_id: string; input?: Record<string, unknown> }
   | { op: 'deny'; tool_call_id: string; reason?: string }
   | { op: 'submit'; tool_call_id: string; result: unknown }
@@ -35,6 +38,9 @@ export const toInput = (state: AgentState, command: Command): AgentInput | null 
     case 'input':
       return toMessage(command.input)
     case 'interrupt':
+    case 'steer':
+    case 'queue':
+    case 'unqueue':
       return null
     case 'approve':
       return approveEvent(state, command.tool_call_id, { input: command.input })
@@ -93,11 +99,15 @@ export const execute = async (agent: Agent, command: Command, request_id?: strin
   const caused: AgentEvent[] = []
   const subscription = agent.events$.subscribe((event) => caused.push(event))
   try {
+    const tagged = request_id === undefined ? {} : { metadata: { request_id } }
     if (command.op === 'interrupt') {
       const { reply_id, status } = agent.state
-      await agent.interrupt()
+      await agent.interrupt({ when: command.when, keepQueue: command.keepQueue })
       if (status !== 'idle') await replyEnded(agent, reply_id)
-    } else {
+    } else if (command.op === 'steer') await agent.steer(toMessage(command.input), tagged)
+    else if (command.op === 'queue') await agent.queue(toMessage(command.input), tagged)
+    else if (command.op === 'unqueue') await agent.unqueue(command.id, tagged)
+    else {
       const caller: { metadata?: Record<string, unknown>; externalTools?: CallerToolSpec[] } = command.op === 'input' ? command : {}
       const metadata = { ...caller.metadata, ...(request_id === undefined ? {} : { request_id }) }
       // An answer to a sub-agent's call is built from the state of the agent it waits in (in this process).

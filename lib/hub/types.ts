@@ -9,6 +9,7 @@ import type { Msg } from '../core/messages.js'
 import type { WaitingCall } from '../agent/text.js'
 import type { Agent, AgentOptions, AgentInput } from '../agent/agent.js'
 import type { ReplyOptions } from '../agent/replyOptions.js'
+import type { InterruptOptions, InterruptResult, QueueResult, SteerResult } from '../agent/talk.js'
 import type { AgentState, ReplyStatus } from '../../reducers/state.js'
 import type { Command, RoutedRequest } from './commands.js'
 import type { ParentLink } from '../subagents/childLogs.js'
@@ -126,8 +127,17 @@ export interface SessionHandle {
   reply(input: AgentInput | string, options?: ReplyOptions): Promise<Msg>
   /** Applies an input event (or starts a reply) and resolves with the events it caused, or rejects with the coded refusal. */
   dispatch(input: AgentInput | string): Promise<AgentEvent[]>
-  /** Interrupts the running or paused reply; resolves once REPLY_END is committed. */
-  interrupt(): Promise<void>
+  /**
+   * Interrupts the running or paused reply (`when: 'step'`: once what runs now has finished); resolves
+   * once REPLY_END is committed, to the waiting messages it handed back (none with `keepQueue`).
+   */
+  interrupt(options?: InterruptOptions): Promise<InterruptResult>
+  /** A message for the running reply, joining at its next step boundary (while idle it starts a reply); resolves once recorded. */
+  steer(input: AgentInput | string): Promise<SteerResult>
+  /** Queues a message for the next reply (at once while idle); resolves once recorded. */
+  queue(input: AgentInput | string): Promise<QueueResult>
+  /** Takes a queued message back (UNKNOWN_QUEUED when none waits with that id). */
+  unqueue(id: string): Promise<void>
   approve(tool_call_id: string, options?: { input?: Record<string, unknown> }): Promise<AgentEvent[]>
   deny(tool_call_id: string, reason?: string): Promise<AgentEvent[]>
   submitResult(tool_call_id: string, result: unknown): Promise<AgentEvent[]>

@@ -72,16 +72,33 @@ export const deleteSession = async (ctx: NativeContext, session_id: string): Pro
   return new Response(null, { status: 204, headers: ctx.headers })
 }
 
-export const interrupt = async (ctx: NativeContext, handle: SessionHandle): Promise<Response> => {
-  await handle.interrupt()
+/** The Stop route: now, or `{ "when": "step" }` (after what runs now); `{ "keepQueue": true }` keeps the queue. Answers with the messages handed back. */
+export const interrupt = async (ctx: NativeContext, handle: SessionHandle, request: Request): Promise<Response> => {
+  const body = object(await readJson(request, ctx.limits.bodyBytes, {}), 'The body of POST /sessions/:id/interrupt')
+  const { queue } = await handle.interrupt({ ...(body.when !== undefined && { when: body.when as 'step' }), ...(body.keepQueue !== undefined && { keepQueue: body.keepQueue as boolean }) })
   const { status, reply_id, seq } = await handle.state()
-  return json({ status, reply_id, seq }, 200, ctx.headers)
+  return json({ status, reply_id, seq, queue }, 200, ctx.headers)
+}
+
+/** `{ "steer": input }`, `{ "queue": input }`, `{ "unqueue": id }`: what they resolve to, and the seq that shows it. */
+const talk = async (ctx: NativeContext, handle: SessionHandle, body: Body): Promise<Response> => {
+  const result = body.steer !== undefined ? await handle.steer(inputOf(body.steer))
+    : body.queue !== undefined ? await handle.queue(inputOf(body.queue))
+    : await handle.unqueue(unqueueId(body.unqueue)).then(() => ({ id: body.unqueue as string }))
+  const { seq } = await handle.state()
+  return json({ ...result, seq }, 200, ctx.headers)
+}
+
+const unqueueId = (value: unknown): string => {
+  if (typeof value !== 'string' || !value) throw new AgentError('INVALID_INPUT', 'unqueue needs the id queue resolved to: { "unqueue": "<id>" }.')
+  return value
 }
 
 /** Applies an input event or an approve / deny / submit shorthand; answers with the events it caused. */
 export const postInput = async (ctx: NativeContext, handle: SessionHandle, request: Request): Promise<Response> => {
   const body = object(await readJson(request, ctx.limits.bodyBytes), 'The body of POST /sessions/:id/input')
   checkInputSize(body, ctx.limits.messageBytes)
+  if (body.steer !== undefined || body.queue !== undefined || body.unqueue !== undefined) return talk(ctx, handle, body)
   let events: AgentEvent[]
   if (body.approve !== undefined) {
     const edited = (body.approve as { input?: unknown }).input
