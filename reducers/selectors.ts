@@ -32,10 +32,16 @@ export const selectConversation = (state: AgentState): Msg[] =>
 
 export { selectCutPoints, selectHistory, selectKnownUsage, historyBetween, coveredSoFar, summaryMsg, type Position } from './compaction.js'
 
-/** The last ended reply's message (its continuation, when steers split it), if it is reply `reply_id`'s. */
+/**
+ * The last ended reply's message (its continuation, when steers split it), if it is reply `reply_id`'s;
+ * the messages a queue started after it are passed over.
+ */
 export const selectEndedReply = (state: AgentState, reply_id: string): Msg | undefined => {
-  const last = state.context[state.context.length - 1]
-  return last && last.role === 'assistant' && replyIdOf(last) === reply_id ? last : undefined
+  for (let i = state.context.length - 1; i >= 0; i--) {
+    const msg = state.context[i]
+    if (msg.role === 'assistant') return replyIdOf(msg) === reply_id ? msg : undefined
+  }
+  return undefined
 }
 
 export { replyIdOf } from './conversation.js'

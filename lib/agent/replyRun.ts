@@ -104,6 +104,8 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
       if (this.stopping) this.agent.cancel(event.reply_id)
     }
     if (event.reply_id !== this.reply_id) return
+    // The state the reply ended in (a queued message may start the next reply before REPLY_END is committed).
+    if (event.type === 'REPLY_END') this.settled = this.store.getState()
     if (this.gate) this.gate.pass(event)
     else this.deliver(event)
   }
@@ -171,7 +173,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   private finish() {
     if (this.done && !this.subscription) return
     this.done = true
-    this.settled = this.store.getState()
+    this.settled ??= this.store.getState()
     if (this.failure) this.sink?.error(this.failure)
     else this.sink?.complete()
     this.subscription?.unsubscribe()
