@@ -3,6 +3,7 @@ import { interruptLatency } from './interrupt.js'
 import { memory } from './memory.js'
 import { otelCost } from './otel.js'
 import { streaming } from './streaming.js'
+import { talk } from './talk.js'
 import { toolLoop } from './toolLoop.js'
 
 console.log(`agentlog benchmarks on Node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
@@ -10,4 +11,5 @@ await streaming()
 await interruptLatency()
 await toolLoop()
 await otelCost()
+await talk()
 memory()
