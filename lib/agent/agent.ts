@@ -191,18 +191,17 @@ export class Agent {
   }
 
   /** Starts or resumes a reply exactly as replyStream would (or a sub-agent's, for its input event); its events arrive on `events$`. */
-  dispatch(input: AgentInput, options: Pick<ReplyOptions, 'output' | 'externalTools' | 'metadata' | 'traceContext'> = {}): void {
+  dispatch(input: AgentInput, options: Pick<ReplyOptions, 'output' | 'externalTools' | 'metadata' | 'traceContext' | 'whilePaused'> = {}): void {
     // A sub-agent's input (its reply id): dispatched there; this reply goes on with its result.
     const owner = this.descendantFor(input)
     if (owner) return owner.dispatch(input, options)
+    const queued = this.talk.whilePaused(input, options.whilePaused)
+    if (queued) return queued.send()
     const event = this.preparation.prepare(input, options)
     if (event) this.store.dispatch(event)
   }
 
-  /**
-   * Interrupts whatever is running (cancel) or paused (USER_INTERRUPT); resolves when the reply has
-   * ended, to the waiting messages it handed back (`{ queue }`; see lib/agent/talk.ts for `when: 'step'` and `keepQueue`).
-   */
+  /** Interrupts whatever runs (cancel) or is paused (USER_INTERRUPT); resolves once the reply ended, to the messages it handed back (`{ queue }`; lib/agent/talk.ts). */
   async interrupt(options: InterruptOptions = {}): Promise<InterruptResult> {
     this.reviveTree()
     return this.talk.interrupt(options)

@@ -143,6 +143,7 @@ export class Talk {
    * start of the reply it begins (queued, first for 'interrupt'), or null to admit it as usual.
    */
   whilePaused(input: unknown, mode: 'refuse' | 'interrupt' | 'queue' | undefined): QueuedStart | null {
+    if (mode !== undefined && mode !== 'refuse' && mode !== 'interrupt' && mode !== 'queue') throw new AgentError('INVALID_OPTION', `whilePaused must be 'refuse', 'interrupt' or 'queue'; received ${describe(mode)}.`)
     const state = this.store.getState()
     if (!mode || mode === 'refuse' || state.status !== 'paused' || this.store.failure) return null
     const event = admitInput(input, this.clock)

@@ -121,8 +121,8 @@ export class RemoteAgent {
   unqueue(id: string): Promise<void> { return this.talk.unqueue(id) }
 
   /** Starts a reply or gives an input event without waiting for the reply; resolves with the events it caused, once `state` holds them. */
-  async dispatch(input: AgentInput | string): Promise<AgentEvent[]> {
-    const caused = await this.input({ input })
+  async dispatch(input: AgentInput | string, options: { whilePaused?: 'refuse' | 'interrupt' | 'queue' } = {}): Promise<AgentEvent[]> {
+    const caused = await this.input({ input, ...options })
     await this.reach(lastSeq(caused))
     return caused
   }

@@ -16,7 +16,7 @@ import type { AgentState } from '../../reducers/state.js'
 import { ownerOfCall } from '../subagents/tree.js'
 
 export type Command =
-  | { op: 'input'; input: AgentInput | string; externalTools?: CallerToolSpec[]; metadata?: Record<string, unknown> }
+  | { op: 'input'; input: AgentInput | string; externalTools?: CallerToolSpec[]; metadata?: Record<string, unknown>; whilePaused?: 'refuse' | 'interrupt' | 'queue' }
   | { op: 'interrupt'; when?: 'now' | 'step'; keepQueue?: boolean }
   | { op: 'steer' | 'queue'; input: AgentInput | string }
   | { op: 'unqueue'; id: string }
@@ -108,11 +108,11 @@ export const execute = async (agent: Agent, command: Command, request_id?: strin
     else if (command.op === 'queue') await agent.queue(toMessage(command.input), tagged)
     else if (command.op === 'unqueue') await agent.unqueue(command.id, tagged)
     else {
-      const caller: { metadata?: Record<string, unknown>; externalTools?: CallerToolSpec[] } = command.op === 'input' ? command : {}
+      const caller: { metadata?: Record<string, unknown>; externalTools?: CallerToolSpec[]; whilePaused?: 'refuse' | 'interrupt' | 'queue' } = command.op === 'input' ? command : {}
       const metadata = { ...caller.metadata, ...(request_id === undefined ? {} : { request_id }) }
       // An answer to a sub-agent's call is built from the state of the agent it waits in (in this process).
       const owner = 'tool_call_id' in command && !agent.state.waiting_for.some((c) => c.id === command.tool_call_id) ? ownerOfCall(agent, command.tool_call_id) : undefined
-      agent.dispatch(toInput((owner ?? agent).state, command)!, { externalTools: caller.externalTools, metadata })
+      agent.dispatch(toInput((owner ?? agent).state, command)!, { externalTools: caller.externalTools, metadata, whilePaused: caller.whilePaused })
     }
   } finally {
     subscription.unsubscribe()

@@ -100,7 +100,7 @@ export const sessionHandle = (core: HubCore, session_id: string): SessionHandle 
       release()
     }
   },
-  dispatch: (input) => core.run(session_id, { op: 'input', input }),
+  dispatch: (input, options = {}) => core.run(session_id, { op: 'input', input, ...options }),
   async interrupt(options = {}) {
     const caused = await core.run(session_id, { op: 'interrupt', ...options })
     return { queue: caused.flatMap((e) => (e.type === 'QUEUE_RETURNED' ? e.returned : [])) }

@@ -126,7 +126,7 @@ export interface SessionHandle {
   replyStream(input: AgentInput | string, options?: ReplyOptions): AsyncIterable<OutputEvent>
   reply(input: AgentInput | string, options?: ReplyOptions): Promise<Msg>
   /** Applies an input event (or starts a reply) and resolves with the events it caused, or rejects with the coded refusal. */
-  dispatch(input: AgentInput | string): Promise<AgentEvent[]>
+  dispatch(input: AgentInput | string, options?: { whilePaused?: 'refuse' | 'interrupt' | 'queue' }): Promise<AgentEvent[]>
   /**
    * Interrupts the running or paused reply (`when: 'step'`: once what runs now has finished); resolves
    * once REPLY_END is committed, to the waiting messages it handed back (none with `keepQueue`).

@@ -111,7 +111,8 @@ export const postInput = async (ctx: NativeContext, handle: SessionHandle, reque
     if (submit.result === undefined) throw new AgentError('INVALID_INPUT', 'submit needs the tool\'s result: { "submit": { "tool_call_id": "<id>", "result": <the output> } }.')
     events = await handle.submitResult(callId(submit, 'submit'), submit.result)
   } else {
-    events = await handle.dispatch(inputOf(body.input ?? body))
+    // `{ input, whilePaused }`: a message over a paused reply interrupts it or is queued (ReplyOptions.whilePaused).
+    events = await handle.dispatch(inputOf(body.input ?? body), body.whilePaused === undefined ? {} : { whilePaused: body.whilePaused as 'interrupt' })
   }
   return json({ events }, 200, ctx.headers)
 }
