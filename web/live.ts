@@ -79,13 +79,27 @@ export class LiveSession {
     return this.remote.log
   }
 
-  /** Starts a reply; its events arrive on the session's event stream like everyone else's. */
+  /** Starts a reply (over a paused one: interrupts it first, issue 30); its events arrive on the session's event stream like everyone else's. */
   send(text: string): void {
-    this.act(this.remote.dispatch(UserMsg({ content: text })))
+    this.act(this.remote.dispatch(UserMsg({ content: text }), this.remote.state.status === 'paused' ? { whilePaused: 'interrupt' } : {}))
   }
 
-  stop(): void {
-    this.act(this.remote.interrupt())
+  /** While a reply runs: queued for the next reply (Enter), or steered into this one ("Send now"). */
+  queue(text: string): void {
+    this.act(this.remote.queue(text))
+  }
+
+  steer(text: string): void {
+    this.act(this.remote.steer(text))
+  }
+
+  unqueue(id: string): void {
+    this.act(this.remote.unqueue(id))
+  }
+
+  /** Stop now, or after the step running now ("Stop after this step"). */
+  stop(when: 'now' | 'step' = 'now'): void {
+    this.act(this.remote.interrupt({ when }))
   }
 
   /** Approves an asking call, with edited arguments (JSON text) and rules to grant if given (a sub-agent's call: answered where it waits, without rules). */
