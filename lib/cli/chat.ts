@@ -104,7 +104,16 @@ class ChatSession {
       await this.term.whileReplying(() => void this.agent.interrupt(), () => this.follow(), (line) => this.typed(line))
       this.renderer.newline()
     }
+    // The reply paused instead of ending: what was typed meanwhile answers its questions, in order.
+    if (this.agent.state.status !== 'paused') return
+    const waiting = this.queuedLines.filter((q) => this.agent.state.queue.some((e) => e.id === q.id))
+    this.queuedLines = []
+    for (const { id } of waiting) await this.agent.unqueue(id)
+    this.term.putBack(waiting.map((q) => q.line))
   }
+
+  /** The lines this chat queued for the agent and their ids, oldest first. */
+  private queuedLines: { id: string; line: string }[] = []
 
   private show(event: OutputEvent): void {
     this.renderer.render(event)
@@ -120,8 +129,8 @@ class ChatSession {
     const steer = line.startsWith('!')
     const text = steer ? line.slice(1).trim() : line
     if (!text) return
-    const done = steer ? this.agent.steer(text) : this.agent.queue(text)
-    this.term.write(this.paint.dim(`\n(${steer ? 'steered into this reply' : 'queued for the next reply'}: ${escapeControls(text)})\n`))
+    const done = steer ? this.agent.steer(text) : this.agent.queue(text).then(({ id }) => void this.queuedLines.push({ id, line }))
+    this.term.write(`\n${this.paint.dim(`(${steer ? 'steered into this reply' : 'queued for the next reply'})`)} ${escapeControls(text)}\n`)
     done.catch((error: unknown) => this.io.err(`agentlog chat: ${escapeControls(error instanceof Error ? error.message : String(error))}`))
   }
 

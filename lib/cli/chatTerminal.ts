@@ -17,6 +17,8 @@ export interface ChatTerminal {
   ask(prompt: string, kind: 'message' | 'answer', initial?: string): Promise<Answer>
   /** Runs `work` with Ctrl-C calling `stop` (the reply in progress); a line typed meanwhile goes to `typed` when given (else it is held as the next input). */
   whileReplying<T>(stop: () => void, work: () => Promise<T>, typed?: (line: string) => void): Promise<T>
+  /** Puts lines back in front of the typed-ahead ones (they answer the next questions). */
+  putBack(lines: string[]): void
   close(): void
 }
 
@@ -95,6 +97,9 @@ export const chatTerminal = (input: NodeJS.ReadStream = process.stdin, output: N
         onTyped = null
         muted = false
       }
+    },
+    putBack(lines) {
+      queued.unshift(...lines.map((line) => ({ line, shown: true })))
     },
     close() {
       process.off('SIGINT', onInterrupt)
