@@ -8,17 +8,23 @@ import type { LogStore } from '../core/log.js'
 import type { Store } from '../core/store.js'
 import { descendantEvents$ } from '../subagents/descendants.js'
 import { treeRunning } from '../subagents/tree.js'
-import type { Agent } from './agent.js'
+import type { TreeMember } from '../subagents/links.js'
 import { checkReplyOptions } from './options.js'
-import type { ReplyOptions } from './replyOptions.js'
+import type { ReplyHost, ReplyOptions } from './replyOptions.js'
 import { ReplyRun } from './replyRun.js'
 import type { Tool } from './tools.js'
+
+/** What these need of the agent (structural, so this module imports no agent). */
+interface Host extends ReplyHost, TreeMember {
+  cancel(reply_id: string): void
+  children(): { close(): Promise<void> }[]
+}
 
 /**
  * Resumes the sub-agent `owner` with `input` and follows `agent`'s reply, which its results resume.
  * That reply hears nothing while the sub-agents work, so the run also ends when nothing in the tree runs.
  */
-export const followDescendant = (agent: Agent, store: Store, owner: Agent, input: AgentEvent, options: ReplyOptions): ReplyRun => {
+export const followDescendant = (agent: Host, store: Store, owner: { dispatch(input: AgentEvent): void }, input: AgentEvent, options: ReplyOptions): ReplyRun => {
   checkReplyOptions(options)
   const run = new ReplyRun(agent, store, () => owner.dispatch(input), options)
   const settle = () => queueMicrotask(() => {
@@ -31,7 +37,7 @@ export const followDescendant = (agent: Agent, store: Store, owner: Agent, input
 }
 
 /** Agent.close: interrupts a running reply and waits for its end, closes the tools (each `close()` once) and sub-agents, then releases the log. */
-export const closeAgent = async (agent: Agent, store: Store, logStore: LogStore, tools: ReadonlyMap<string, Tool>): Promise<void> => {
+export const closeAgent = async (agent: Host, store: Store, logStore: LogStore, tools: ReadonlyMap<string, Tool>): Promise<void> => {
   if (agent.state.status === 'running' && !store.failure) {
     agent.cancel(agent.state.reply_id!)
     await firstValueFrom(merge(store.state$.pipe(filter((s) => s.status !== 'running')), store.failure$), { defaultValue: null })
