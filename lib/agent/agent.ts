@@ -77,7 +77,8 @@ export class Agent {
     this.preparation = new ReplyPreparation(this.deps, this.tools, options.output ?? null, () => this.store)
     this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
-    this.talk = new Talk(this.store, clock, { log: this.store.log, startWith: (msg, metadata) => this.dispatch(msg, { metadata }), cancelNow: (id, keep) => this.cancel(id, keep), runningChildren: () => this.children().filter((c) => c.state.status === 'running') })
+    const agent = this
+    this.talk = new Talk(this.store, clock, { get log() { return agent.log }, startWith: (msg, metadata) => this.dispatch(msg, { metadata }), cancelNow: (id, keep) => this.cancel(id, keep), runningChildren: () => this.children().filter((c) => c.state.status === 'running') })
     log.onFailure?.((error) => this.store.fail(error))
     this.events$ = this.store.event$
     this.state$ = this.store.state$
@@ -88,7 +89,7 @@ export class Agent {
     if (restored.status === 'running') for (const event of closeReply(restored, clock, { reason: 'interrupted' })) this.store.dispatch(event)
     // The queue starts when a reply ends, and after a crash once the cut reply is closed (a fork starts nothing by itself).
     this.store.runEffects([startQueued], this.deps)
-    if (!endsWithFork(log, restored.seq)) this.talk.startQueue()
+    if (restored.queue.length && restored.status !== 'paused' && !endsWithFork(log, restored.seq)) this.talk.startQueue()
   }
 
   get state(): AgentState {

@@ -193,6 +193,10 @@ const FORK_MARKER = 'agentlog.fork'
 
 /** The log's event at `seq` is a fork's marker: an agent restored on it starts nothing by itself. */
 export const endsWithFork = (log: LogStore, seq: number): boolean => {
-  const [event] = seq > 0 ? log.read({ fromSeq: seq - 1 }) : []
-  return event?.type === 'CUSTOM' && event.name === FORK_MARKER
+  try {
+    const [event] = seq > 0 ? log.read({ fromSeq: seq - 1 }) : []
+    return event?.type === 'CUSTOM' && event.name === FORK_MARKER
+  } catch {
+    return false // a store that loaded only the events after its snapshot: a fork's marker is never the snapshot's last event
+  }
 }
