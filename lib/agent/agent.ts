@@ -89,7 +89,7 @@ export class Agent {
     if (restored.status === 'running') for (const event of closeReply(restored, clock, { reason: 'interrupted' })) this.store.dispatch(event)
     // The queue starts when a reply ends, and after a crash once the cut reply is closed (a fork starts nothing by itself).
     this.store.runEffects([startQueued], this.deps)
-    if (restored.queue.length && restored.status !== 'paused' && !endsWithFork(log, restored.seq)) this.talk.startQueue()
+    if (this.state.queue.length && this.state.status === 'idle' && !endsWithFork(log, restored.seq)) this.talk.startQueue()
   }
 
   get state(): AgentState {
