@@ -47,12 +47,12 @@ const tools = (): Tool[] => [
   defineTool({ name: 'careful', description: 'Asks first', input: z.object({}), permission: 'ask', execute: async () => 'done carefully' }),
 ]
 
-/** A model whose n-th call plays turns[n % length], with call ids unique across the run and a short stream. */
-const modelFor = (turns: Run['turns']) => {
-  let n = 0
+/** A model whose n-th call plays turns[n % length], with call ids unique across the run (every owner's model counts on) and a short stream. */
+const modelFor = (turns: Run['turns'], calls: { n: number }) => {
   const turn: ScriptedTurn = () => {
+    const n = calls.n++
     const kind = turns[n % turns.length]
-    const id = `call-${n++}`
+    const id = `call-${n}`
     const text: ModelChunk[] = [{ type: 'text', delta: 'Working' }, { type: 'text', delta: ' on it.' }]
     const call = (name: string, input: unknown, suffix = ''): ModelChunk[] => [{ type: 'tool_call', id: `${id}${suffix}`, name, delta: JSON.stringify(input) }]
     if (kind === 'slow') return [...text, { type: 'delay', ms: 2 }, ...call('slow', { ms: 6 })]
@@ -65,11 +65,12 @@ const modelFor = (turns: Run['turns']) => {
 
 interface Sent { id: string; text: string; kind: 'steer' | 'queue' | 'reply' }
 
-const open = (log: LogStore, turns: Run['turns']): Agent => createAgent({ name: 'talker', model: modelFor(turns), tools: tools(), maxIters: 4, log })
+const open = (log: LogStore, turns: Run['turns'], calls: { n: number }): Agent => createAgent({ name: 'talker', model: modelFor(turns, calls), tools: tools(), maxIters: 4, log })
 
 const runScript = async ({ turns, steps }: Run): Promise<void> => {
   let log = memoryLog()
-  let agent = open(log, turns)
+  const calls = { n: 0 }
+  let agent = open(log, turns, calls)
   const logs: LogStore[] = [log]
   const sent: Sent[] = []
   const pending: Promise<unknown>[] = []
@@ -117,7 +118,7 @@ const runScript = async ({ turns, steps }: Run): Promise<void> => {
         const old = agent
         log = copy
         logs.push(log)
-        agent = open(log, turns)
+        agent = open(log, turns, calls)
         tolerate(old.close())
         break
       }
