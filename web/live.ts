@@ -10,6 +10,7 @@ import type { AgentEvent } from '../lib/core/events.js'
 import { ExternalExecutionResultEvent, ToolResultBlock, UserConfirmResultEvent, UserMsg } from '../lib/core/factories.js'
 import type { PermissionRule, ToolCallBlock } from '../lib/core/messages.js'
 import type { WaitingCall } from '../lib/agent/text.js'
+import type { AskUserAnswer } from '../lib/agent/askUser.js'
 import type { AgentState } from '../reducers/state.js'
 import { connectDevTools, type DevTools } from './devtools.js'
 import { Timeline } from './timeline.js'
@@ -120,6 +121,12 @@ export class LiveSession {
     if (this.isDescendants(call)) return this.answerDescendant(call, { submit: { tool_call_id: call.id, result: { output, state } } })
     const result = ToolResultBlock({ id: call.id, name: call.name, output, state })
     this.act(this.remote.dispatch(ExternalExecutionResultEvent({ reply_id: this.replyId(), execution_results: [result] })))
+  }
+
+  /** Answers the model's question (askUser) with the person's choice(s) or text; the agent checks it against the question. */
+  answer(call: ToolCallBlock, answer: AskUserAnswer): void {
+    if (this.isDescendants(call)) return this.answerDescendant(call, { submit: { tool_call_id: call.id, result: answer } })
+    this.act(this.remote.submitResult(call.id, answer))
   }
 
   /** True while the reply waits only on sub-agents that work (none of their calls waits for the person). */

@@ -27,9 +27,9 @@ export type Command =
 /** A string is a user message; anything else is checked by the agent's admission. */
 export const toMessage = (input: AgentInput | string): AgentInput => (typeof input === 'string' ? UserMsg({ content: input }) : input)
 
-/** An external call's result as a handle receives it: `{ output, state? }`, a string, or any JSON value (sent as its JSON). */
+/** An external call's result as a handle receives it: `{ output, state? }`, an answer to a question (`{ choice | choices | text }`), a string, or any JSON value (sent as its JSON). */
 const asExternalResult = (result: unknown): ExternalResult =>
-  typeof result === 'object' && result !== null && 'output' in result ? (result as ExternalResult)
+  typeof result === 'object' && result !== null && ('output' in result || 'choice' in result || 'choices' in result || 'text' in result) ? (result as ExternalResult)
     : typeof result === 'string' ? result : JSON.stringify(result ?? null)
 
 /** The input event a command stands for, built from the owner's state (null for an interrupt). */

@@ -84,4 +84,19 @@ test('a new message over a pending approval interrupts it (as the page says) and
   await page.close()
 })
 
+test("the model's question (askUser) shows its choices as buttons; a click answers it and the reply goes on", async () => {
+  const page = await env.browser.page()
+  const id = await newSession(page, env.server.url)
+  await send(page, 'ask me')
+  const form = page.getByRole('form', { name: 'Question: Which colour?' })
+  await form.waitFor({ timeout: TIMEOUT })
+  await form.getByRole('button', { name: 'blue' }).click()
+  await waitReady(page)
+  await eventually(async () => (await serverState(env.server.url, id)).status === 'idle')
+  const state = await serverState(env.server.url, id)
+  const result = state.context[1].content.find((b) => b.type === 'tool_result')
+  assert.is(result?.type === 'tool_result' && typeof result.output === 'string' && result.output, '{"choice":"blue"}')
+  await page.close()
+})
+
 run()
