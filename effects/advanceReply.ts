@@ -68,7 +68,7 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
           createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id: action.call.id, tool_call_name: action.call.name, metadata: { ...metadata } }),
           createEvent(clock, 'TOOL_STARTED', { reply_id, tool_call_id: action.call.id }),
         )
-        work.push(runTool(clock, reply_id, action.call, action.tool, action.input, { reply_id, session_id: session_id!, agent: deps.host, metadata }))
+        work.push(runTool(clock, reply_id, action.call, action.tool, action.input, { reply_id, session_id: session_id!, agent: deps.host, metadata }, deps.confirm))
         break
       }
       case 'answer':

@@ -95,6 +95,11 @@ export const callModel = (state$: StateObservable, deps: AgentDeps, tool_choice:
       }
     }
 
+    // Another process may own the log now (this one paused past its lease): then no model call starts here (the log's failure ends the reply).
+    const proof = deps.confirm?.()
+    if (proof) {
+      if (!(await proof.then(() => true, () => false)) || subscriber.closed) return
+    }
     for await (const chunk of model.stream(request, { signal })) {
       if (subscriber.closed) return
       onChunk(chunk)

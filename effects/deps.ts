@@ -18,6 +18,8 @@ export interface AgentDeps {
   /** That tool's input schema (JSON Schema), which the USER_MESSAGE records (`metadata.output_schema`), or null. */
   outputSchema: Record<string, unknown> | null
   maxIters: number
+  /** The calls of one model response that are run; the rest get an `error` result (default in effects/plan.ts). */
+  maxCallsPerResponse?: number
   /** Runtime hints (the current time) before model calls, or null (off). */
   runtimeHints: RuntimeHintSettings | null
   /** When and how the context is compacted before a model call, or null (never). */
@@ -25,4 +27,6 @@ export interface AgentDeps {
   clock: Clock
   /** The agent the effects run for (tools receive it in their context). */
   host: ToolHost
+  /** The log's proof of ownership before a model or tool call starts (LogStore.confirm), or null. */
+  confirm: (() => Promise<void> | null) | null
 }

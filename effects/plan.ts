@@ -15,7 +15,8 @@ import type { ToolCallBlock } from '../lib/core/messages.js'
 import type { ToolChoice } from '../lib/models/model.js'
 import { outputReminder, outputValidationError, STRUCTURED_OUTPUT_GRACE_ITERS } from '../lib/agent/structuredOutput.js'
 import type { Permission, Tool } from '../lib/agent/tools.js'
-import { isAdvanceable, isDeniedByUser, isRunning, selectRoundCalls } from '../reducers/selectors.js'
+import { schemaIssueText } from '../lib/agent/schemaIssue.js'
+import { isAdvanceable, isDeniedByUser, isRunning, selectRoundCalls, selectRunningResults } from '../reducers/selectors.js'
 import type { AgentState } from '../reducers/state.js'
 
 export type Action =
@@ -33,7 +34,16 @@ export interface PlanContext {
   maxIters: number
   /** The structured-output tool the reply must end with a successful call of, if any. */
   output?: string | null
+  /** The calls of one model response that are run (AgentOptions.maxCallsPerResponse; default DEFAULT_MAX_CALLS_PER_RESPONSE). */
+  maxCallsPerResponse?: number
 }
+
+/** The calls of one model response that are run at most, by default; each further call gets a coded `error` result. */
+export const DEFAULT_MAX_CALLS_PER_RESPONSE = 100
+
+/** What the model reads for a call past the limit of one response (code LIMIT_REACHED). */
+export const tooManyCallsText = (name: string, calls: number, max: number) =>
+  `Error (LIMIT_REACHED): this response made ${calls} tool calls and at most ${max} are run per response (maxCallsPerResponse); this call of "${name}" was not run. Make the calls still needed in a later response.`
 
 /**
  * What the model reads for a denied call: the standard reminder, with the user's reason when one was
@@ -45,7 +55,7 @@ export const denialText = (name: string, reason?: string) =>
 
 const REMINDER_TAG = /<(\s*\/?\s*system-reminder)/gi
 
-export const planNextStep = (state: AgentState, { tools, maxIters, output = null }: PlanContext): Action[] => {
+export const planNextStep = (state: AgentState, { tools, maxIters, output = null, maxCallsPerResponse = DEFAULT_MAX_CALLS_PER_RESPONSE }: PlanContext): Action[] => {
   if (!isAdvanceable(state)) return []
   const loop = state.loop!
   const round = selectRoundCalls(state)
@@ -66,17 +76,25 @@ export const planNextStep = (state: AgentState, { tools, maxIters, output = null
     if (state.cur_iter >= maxIters) return [{ kind: 'end', reason: 'exceed_max_iters' }]
     return [{ kind: 'model', tool_choice: 'auto' }]
   }
+  // The calls past the limit of one response are answered first, with an error the model can read.
+  if (round.length > maxCallsPerResponse) {
+    const excess = round.slice(maxCallsPerResponse).filter((c) => c.state !== 'finished' && c.state !== 'submitted' && c.state !== 'allowed')
+    if (excess.length) return excess.map((call) => ({ kind: 'answer', call, state: 'error', text: tooManyCallsText(call.name, round.length, maxCallsPerResponse) }))
+  }
   const batch = firstOpenBatch(round, tools)
   // As AgentScope: while a call waits for the user or an external result, pending calls wait too;
   // and one confirmation per tool in a batch (the rule it suggests covers the tool's other calls).
   const awaiting = round.some((c) => (c.state === 'asking' && !isDeniedByUser(state, c.id)) || c.state === 'submitted')
   const askedTools = new Set<string>()
   const actions: Action[] = []
+  const running = selectRunningResults(state)
+  // The user's denials are answered first, as AgentScope answers them on receiving the confirmation, before it runs anything.
+  const denials: Action[] = []
   for (const call of batch) {
-    if (call.state === 'finished' || call.state === 'submitted' || isRunning(state, call)) continue
+    if (call.state === 'finished' || call.state === 'submitted' || (call.state === 'allowed' && running.has(call.id))) continue
     if (call.state === 'pending' && awaiting) continue
     if (isDeniedByUser(state, call.id)) {
-      actions.push({ kind: 'answer', call, state: 'denied', text: denialText(call.name, loop.denial_reasons?.[call.id]) })
+      denials.push({ kind: 'answer', call, state: 'denied', text: denialText(call.name, loop.denial_reasons?.[call.id]) })
       continue
     }
     if (call.state === 'asking') continue
@@ -87,7 +105,7 @@ export const planNextStep = (state: AgentState, { tools, maxIters, output = null
     }
     const parsed = parseInput(tool, call.input)
     if (!parsed.ok) {
-      actions.push({ kind: 'answer', call, state: 'error', text: call.name === output ? outputValidationError(parsed.issues ?? parsed.error) : parsed.error })
+      actions.push({ kind: 'answer', call, state: 'error', text: call.name === output ? outputValidationError(parsed.issue ?? parsed.error) : parsed.error })
       continue
     }
     const permission = decide(state, tool, call, parsed.input)
@@ -100,7 +118,7 @@ export const planNextStep = (state: AgentState, { tools, maxIters, output = null
     else if (tool.external) actions.push({ kind: 'submit', call })
     else actions.push({ kind: 'run', call, tool, input: parsed.input })
   }
-  return actions
+  return denials.length ? [...denials, ...actions] : actions
 }
 
 /** Batches of a round: consecutive concurrency-safe calls together, every other call alone. */
@@ -121,7 +139,7 @@ const firstOpenBatch = (round: ToolCallBlock[], tools: ReadonlyMap<string, Tool>
 /** Tool arguments longer than this are refused before parsing (1 MB of JSON). */
 const MAX_ARGUMENTS_LENGTH = 1 << 20
 
-type Parsed = { ok: true; input: unknown } | { ok: false; error: string; issues?: string }
+type Parsed = { ok: true; input: unknown } | { ok: false; error: string; issue?: string }
 
 const parseInput = (tool: Tool, raw: string): Parsed => {
   if (raw.length > MAX_ARGUMENTS_LENGTH || jsonDepth(raw) > MAX_JSON_DEPTH)
@@ -141,7 +159,7 @@ const parseInput = (tool: Tool, raw: string): Parsed => {
   }
   if (result.success) return { ok: true, input: result.data }
   const issues = result.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')
-  return { ok: false, error: `Error: invalid arguments for "${tool.name}": ${issues}. Fix them and call the tool again.`, issues }
+  return { ok: false, error: `Error: invalid arguments for "${tool.name}": ${issues}. Fix them and call the tool again.`, issue: schemaIssueText(result.error.issues[0], json) }
 }
 
 /**

@@ -18,12 +18,17 @@ import { abortable } from './abortable.js'
 /** What a tool's context holds besides its signal and call id. */
 export type CallContext = Required<Omit<ToolContext, 'signal' | 'tool_call_id'>>
 
-export const runTool = (clock: Clock, reply_id: string, call: ToolCallBlock, tool: Tool, input: unknown, context: CallContext): Observable<AgentEvent> => {
+export const runTool = (clock: Clock, reply_id: string, call: ToolCallBlock, tool: Tool, input: unknown, context: CallContext, confirm: (() => Promise<void> | null) | null = null): Observable<AgentEvent> => {
   const tool_call_id = call.id
   const end = (state: ToolResultObject['state'] = 'success', metadata: Record<string, unknown> = {}) => state === 'submitted'
     ? createEvent(clock, 'REQUIRE_EXTERNAL_EXECUTION', { reply_id, tool_calls: [{ ...call, state: 'submitted' }], metadata: { ...metadata } })
     : createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state, metadata: { ...metadata } })
   return abortable<AgentEvent>(async (signal, subscriber) => {
+    // The log's owner proven first: a tool never runs in a process another has taken the session from (the log's failure ends the reply).
+    const proof = confirm?.()
+    if (proof) {
+      if (!(await proof.then(() => true, () => false)) || subscriber.closed) return
+    }
     const output: ToolOutput = await tool.execute!(input as never, { ...context, signal, tool_call_id })
     if (subscriber.closed) return
     /** Records one chunk of a streamed output; true once the call is over (a result object ends it). */

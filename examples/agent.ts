@@ -5,20 +5,31 @@
 // A .ts module needs tsx in its project (npm install --save-dev tsx); a .js or .mjs module needs nothing.
 // expect: exports agent(session_id)
 import { pathToFileURL } from 'node:url'
-import { callTool, defineTool, say, scriptedModel, type AgentOptions } from 'agentlog'
+import { agentTool, callTool, defineTool, say, scriptedModel, type AgentOptions } from 'agentlog'
 import { z } from 'zod'
 
+// A tool that asks before it runs: the page shows Approve, Deny and Edit.
 const deleteFile = defineTool({
   name: 'delete_file', description: 'Deletes a file', input: z.object({ path: z.string() }),
   permission: 'ask',
   execute: ({ path }) => `deleted ${path} (not really: an example)`,
 })
 
+// A sub-agent: its call runs another agent in a session of its own. It streams slowly, so you can Stop it.
+const research = agentTool({
+  name: 'research', description: 'Researches a question and reports back',
+  agent: ({ task }) => ({
+    name: 'Researcher',
+    model: scriptedModel([say(`Notes on ${task}: a long report, streamed word by word so that you have time to press Stop.`, 30)], { chunkDelayMs: 150 }),
+  }),
+})
+
 export const agent = (session_id: string): Omit<AgentOptions, 'log' | 'session_id'> => ({
-  name: 'Friday', sysPrompt: `You are helpful (session ${session_id}).`, tools: [deleteFile],
+  name: 'Friday', sysPrompt: `You are helpful (session ${session_id}).`, tools: [deleteFile, research],
   model: scriptedModel([
     [...say('I will delete it; approve it first.'), ...callTool('call-1', 'delete_file', { path: '/tmp/a.txt' })],
-    [...say('Done.')],
+    [...say('Done. Now I ask a researcher.'), ...callTool('call-2', 'research', { task: 'Paris' })],
+    [...say('That is all I had to show.')],
   ], { onExhausted: 'repeat-last' }),
 })
 

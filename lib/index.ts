@@ -34,4 +34,5 @@ export type { Hub, HubOptions, SessionHandle, SessionInfo, SessionStore, Session
 export type { Command as SessionCommand } from './hub/commands.js'
 export { createServer, DEFAULT_LIMITS, type ServerOptions, type FetchHandler, type ServerLimits } from './server/index.js'
 export { remoteAgent, RemoteAgent, type RemoteAgentOptions, type RemoteReplyOptions, type RemoteConnection } from './client/remoteAgent.js'
-export { agentTool, DEFAULT_MAX_DEPTH, subagentStoppedReminder, treeWaitingFor, treeUsage, replyTreeUsage, descendantEvents$, type AgentToolOptions, type SubagentOptions } from './subagents/index.js'
+export { DEFAULT_MAX_CALLS_PER_RESPONSE } from '../effects/plan.js'
+export { agentTool, DEFAULT_MAX_CONCURRENT_SUBAGENTS, DEFAULT_MAX_DEPTH, subagentStoppedReminder, treeWaitingFor, treeUsage, replyTreeUsage, descendantEvents$, type AgentToolOptions, type SubagentOptions } from './subagents/index.js'

@@ -26,6 +26,20 @@ export const findToolResult = (msg: Msg | null, id: string): ToolResultBlock | u
   return i < 0 ? undefined : (msg.content[i] as ToolResultBlock)
 }
 
+/**
+ * The tool calls from `from` on (a round's, from its `round_start`), in order, in one pass over the
+ * content: a round's calls are the only tool_call blocks after its start, each once (TOOL_CALL_START
+ * is deduplicated from there), so this is what looking each id of `round_calls` up would give, at
+ * the cost of one walk instead of one per call.
+ */
+export const toolCallsFrom = (msg: Msg | null, from: number): ToolCallBlock[] => {
+  const calls: ToolCallBlock[] = []
+  if (!msg) return calls
+  const content = msg.content
+  for (let i = from; i < content.length; i++) if (content[i].type === 'tool_call') calls.push(content[i] as ToolCallBlock)
+  return calls
+}
+
 /** Inside withWritableContent: the content array the reduction may write into; null outside. */
 let writable: Block[] | null = null
 let inScope = false

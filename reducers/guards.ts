@@ -10,7 +10,7 @@ export const checkInput = (state: AgentState, event: AgentEvent): AgentError | '
   switch (event.type) {
     case 'USER_MESSAGE':
       if (state.status === 'paused')
-        return new AgentError('REPLY_PAUSED', `Reply ${state.reply_id} is paused, waiting for ${describeWaiting(state)}. Answer it first (UserConfirmResultEvent / ExternalExecutionResultEvent) or send UserInterruptEvent({ reply_id: '${state.reply_id}' }), then send the message.`)
+        return new AgentError('REPLY_PAUSED', `Reply ${state.reply_id} is paused, waiting for ${describeWaiting(state)}. Answer it first: agent.approve(id), agent.deny(id, reason) or agent.submitResult(id, result); or discard it with agent.interrupt(). Then send the message.`)
       if (state.status === 'running')
         return new AgentError('REPLY_RUNNING', `Reply ${state.reply_id} is still running. Wait for it to end, or call agent.interrupt() first.`)
       return null
@@ -50,4 +50,4 @@ const wrongReply = (state: AgentState, received: string) =>
   new AgentError('WRONG_REPLY', `The event is for reply ${received}, but the current reply is ${state.reply_id ?? '(none yet)'}; use agent.state.reply_id.`)
 
 const describeWaiting = (state: AgentState): string =>
-  state.waiting_for.length ? state.waiting_for.map((c) => `${c.id} (${c.name}, ${c.state})`).join(', ') : 'nothing'
+  state.waiting_for.length ? state.waiting_for.map((c) => `${c.name} ${c.id}, ${c.state === 'asking' ? 'asking for approval' : 'waiting for its result'}`).join('; ') : 'nothing'

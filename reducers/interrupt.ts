@@ -7,8 +7,8 @@
 import type { Clock } from '../lib/core/clock.js'
 import { createEvent } from '../lib/core/clock.js'
 import type { AgentEvent } from '../lib/core/events.js'
-import { zeroUsage, type ErrorInfo, type ToolCallBlock } from '../lib/core/messages.js'
-import { findToolResult } from './blocks.js'
+import { zeroUsage, type ErrorInfo, type Msg, type ToolCallBlock } from '../lib/core/messages.js'
+import { findToolResult, toolCallsFrom } from './blocks.js'
 import type { AgentState } from './state.js'
 import { waitingMessages } from './talk.js'
 
@@ -44,9 +44,12 @@ export const closeReply = (state: AgentState, clock: Clock, options: CloseOption
   const open = msg.content.filter((b): b is ToolCallBlock => b.type === 'tool_call' && b.state !== 'finished')
   const started = open.filter((c) => findToolResult(msg, c.id)?.state === 'running')
   const unstarted = open.filter((c) => !started.includes(c))
+  const due = started.length ? null : turnCame(msg, loop.round_start)
   for (const call of [...started, ...unstarted]) {
     const tool_call_id = call.id
     if (!started.includes(call)) events.push(createEvent(clock, 'TOOL_RESULT_START', { reply_id, tool_call_id, tool_call_name: call.name }))
+    // Its turn had come (the calls before it had ended): closed as a call stopped as it started, its output a list of blocks, as AgentScope's.
+    if (call === due) events.push(createEvent(clock, 'TOOL_STARTED', { reply_id, tool_call_id, metadata: { not_run: true } }))
     events.push(createEvent(clock, 'TOOL_RESULT_TEXT_DELTA', { reply_id, tool_call_id, delta: reminder }))
     events.push(createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state: resultState }))
   }
@@ -56,6 +59,19 @@ export const closeReply = (state: AgentState, clock: Clock, options: CloseOption
     session_id: state.session_id, reply_id, finished_reason: options.reason, error: options.error ?? null,
   }))
   return events
+}
+
+/**
+ * The call of the round whose turn had come when nothing runs: the first unfinished one, without a
+ * result, after calls that all ended on their own (not interrupted). AgentScope starts the next
+ * tool as soon as the one before ends, so a Stop then finds it started.
+ */
+const turnCame = (msg: Msg, roundStart: number): ToolCallBlock | null => {
+  const calls = toolCallsFrom(msg, roundStart)
+  const next = calls.findIndex((c) => c.state !== 'finished')
+  if (next <= 0 || findToolResult(msg, calls[next].id)) return null
+  const before = findToolResult(msg, calls[next - 1].id)
+  return before && before.state !== 'interrupted' ? calls[next] : null
 }
 
 const failureReminder = (error?: ErrorInfo | null) =>

@@ -146,7 +146,7 @@ const checkInReply = (reply: Reply, event: AgentEvent, fail: (why: string) => vo
       }
       return
     case 'TOOL_STARTED': {
-      if (reply.stopping) fail('a gentle stop was asked')
+      if (reply.stopping && event.metadata.not_run !== true) fail('a gentle stop was asked')
       const c = call(event.tool_call_id)
       if (c?.result !== 'open' || c.submitted) fail(`call ${event.tool_call_id} has no open result to run`)
       return

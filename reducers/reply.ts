@@ -4,7 +4,7 @@
 // an external result (submitted); running otherwise. Reads `reply_msg`, so it runs after `conversation`.
 import type { AgentEvent } from '../lib/core/events.js'
 import type { Msg, ToolCallBlock } from '../lib/core/messages.js'
-import { findToolCall } from './blocks.js'
+import { findToolCall, toolCallsFrom } from './blocks.js'
 import { copyState } from './shapes.js'
 import { argumentsOf, STRUCTURED_OUTPUT_TOOL } from './structuredOutput.js'
 import { freshLoop, type AgentState, type LoopState } from './state.js'
@@ -91,14 +91,18 @@ const withLoop = (state: AgentState, loop: LoopState): AgentState => {
   return next
 }
 
-/** The calls of the current round that are not finished, in order. */
-export const unfinishedCalls = (msg: Msg | null, loop: LoopState): ToolCallBlock[] => {
-  const calls: ToolCallBlock[] = []
-  for (const id of loop.round_calls) {
-    const call = findToolCall(msg, id)
-    if (call && call.state !== 'finished') calls.push(call)
+/** The calls of the current round that are not finished, in order (one walk over the round's blocks). */
+export const unfinishedCalls = (msg: Msg | null, loop: LoopState): ToolCallBlock[] =>
+  toolCallsFrom(msg, loop.round_start).filter((call) => call.state !== 'finished')
+
+/** Some call of the current round is not finished: a walk that stops at the first. */
+const someUnfinished = (msg: Msg | null, loop: LoopState, which: (call: ToolCallBlock) => boolean = () => true): boolean => {
+  const content = msg?.content ?? []
+  for (let i = loop.round_start; i < content.length; i++) {
+    const block = content[i]
+    if (block.type === 'tool_call' && block.state !== 'finished' && which(block)) return true
   }
-  return calls
+  return false
 }
 
 /**
@@ -110,9 +114,14 @@ const withStatus = (state: AgentState): AgentState => {
   const loop = state.loop!
   if (loop.closing) return state
   if (loop.stopping) return state.status === 'running' && state.waiting_for.length === 0 ? state : { ...state, status: 'running', waiting_for: [] }
+  // Busy and shown running already (a batch of tools at work): nothing to walk. The walk for a
+  // running call stops at the first one, so per-event work does not grow with the batch.
+  const busyAnyway = loop.model_call_open || loop.denied.length > 0 || !!loop.starting?.length
+  const shownRunning = state.status === 'running' && state.waiting_for.length === 0
+  if (shownRunning && (busyAnyway || someUnfinished(state.reply_msg, loop, (c) => c.state === 'allowed'))) return state
   const open = unfinishedCalls(state.reply_msg, loop)
   const waiting = open.filter((c) => (c.state === 'asking' && !loop.denied.includes(c.id)) || c.state === 'submitted')
-  const busy = loop.model_call_open || loop.denied.length > 0 || !!loop.starting?.length || open.some((c) => c.state === 'allowed')
+  const busy = busyAnyway || open.some((c) => c.state === 'allowed')
   const paused = !busy && waiting.length > 0
   const status = paused ? 'paused' : 'running'
   const waiting_for = paused ? waiting : []
@@ -126,7 +135,7 @@ const withStatus = (state: AgentState): AgentState => {
  * results) and the results an interrupt writes do not: AgentScope records those outside its loop.
  */
 const roundFinishedByAgent = (state: AgentState, resultState: string, answered: boolean): boolean =>
-  !answered && resultState !== 'interrupted' && !state.loop!.closing && unfinishedCalls(state.reply_msg, state.loop!).length === 0
+  !answered && resultState !== 'interrupted' && !state.loop!.closing && !someUnfinished(state.reply_msg, state.loop!)
 
 /** `loop` once the user's answer to `id` is recorded: no longer denied (its reason dropped) nor awaited from outside. */
 const withoutAnswer = (loop: LoopState, id: string): LoopState => {

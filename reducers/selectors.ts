@@ -1,7 +1,7 @@
 // Selectors: what effects and the agent read from the state, so that they never depend on the
 // reducers' internals.
 import type { Msg, ToolCallBlock } from '../lib/core/messages.js'
-import { findToolCall, findToolResult } from './blocks.js'
+import { findToolResult, toolCallsFrom } from './blocks.js'
 import { compactedView } from './compaction.js'
 import { replyIdOf } from './conversation.js'
 import type { AgentState } from './state.js'
@@ -15,8 +15,18 @@ export const isAdvanceable = (state: AgentState): boolean =>
 /** The tool calls of the current round, in order, finished or not. */
 export const selectRoundCalls = (state: AgentState): ToolCallBlock[] => {
   if (!state.loop || !state.reply_msg) return []
-  const msg = state.reply_msg
-  return state.loop.round_calls.map((id) => findToolCall(msg, id)).filter((c): c is ToolCallBlock => !!c)
+  return toolCallsFrom(state.reply_msg, state.loop.round_start)
+}
+
+/** The ids of the current round's results that are still running (one walk: what `isRunning` asks of each call). */
+export const selectRunningResults = (state: AgentState): ReadonlySet<string> => {
+  const running = new Set<string>()
+  const content = state.reply_msg?.content ?? []
+  for (let i = state.loop?.round_start ?? content.length; i < content.length; i++) {
+    const block = content[i]
+    if (block.type === 'tool_result' && block.state === 'running') running.add(block.id)
+  }
+  return running
 }
 
 /** A call that is running locally (its result started and is not closed). */

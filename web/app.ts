@@ -33,6 +33,10 @@ const readOnly = (state: AgentState) => html`<${Conversation} state=${state} liv
 
 interface Past { seq: number | null; label: string; state: AgentState }
 
+/** An answer to a paused reply is being written (an argument editor open, a result form in use): Esc must not discard it. */
+const answering = (): boolean =>
+  document.querySelector('.approval textarea') !== null || document.activeElement?.closest('.approval, form.external') != null
+
 export const App = ({ api }: { api: Api }) => {
   const [sessions, setSessions] = useState<SessionInfo[]>([])
   const [current, setCurrent] = useState(sessionInAddress)
@@ -104,7 +108,7 @@ export const App = ({ api }: { api: Api }) => {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && live && live.state.status !== 'idle') {
+      if (e.key === 'Escape' && live && live.state.status !== 'idle' && !(live.state.status === 'paused' && answering())) {
         e.preventDefault()
         live.stop()
       }
@@ -112,6 +116,11 @@ export const App = ({ api }: { api: Api }) => {
     document.addEventListener('keydown', onKey)
     return () => document.removeEventListener('keydown', onKey)
   }, [live])
+
+  // A row picked on a phone: the page scrolls, so bring the "Viewing the past" banner into view.
+  useEffect(() => {
+    if (past) document.querySelector('.chat > .banner.past')?.scrollIntoView({ block: 'nearest' })
+  }, [past])
 
   const pick = useCallback((row: TimelineRow) => {
     if (!live) return

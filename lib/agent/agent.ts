@@ -19,7 +19,7 @@ import { compactionSettings } from './compaction.js'
 import { AgentError, messageOf } from '../core/errors.js'
 import type { AgentEvent, OutputEvent } from '../core/events.js'
 import { memoryLog, type LogStore } from '../core/log.js'
-import { approveEvent, denyEvent, submitResultEvent, type ApproveOptions, type ExternalResult } from './inputs.js'
+import { approveEvent, checkCallRef, denyEvent, submitResultEvent, type ApproveOptions, type ExternalResult } from './inputs.js'
 import { checkAgentOptions, checkReplyOptions } from './options.js'
 import { ReplyRun } from './replyRun.js'
 import type { ReplyOptions } from './replyOptions.js'
@@ -73,7 +73,7 @@ export class Agent {
     this.subagentLogs = options.subagentLogs ?? null
     this.logStore = log
     this.tools = new Map(tools.map((t) => [t.name, t]))
-    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, runtimeHints, compaction, clock, host: this }
+    this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, maxCallsPerResponse: options.maxCallsPerResponse, runtimeHints, compaction, clock, host: this, confirm: log.confirm ? () => log.confirm!() : null }
     this.preparation = new ReplyPreparation(this.deps, this.tools, options.output ?? null, () => this.store)
     this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
     this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
@@ -150,19 +150,19 @@ export class Agent {
    * once the sub-agents' results come back.
    */
   async approve(call: CallRef, options: ApproveOptions = {}, replyOptions: ReplyOptions = {}): Promise<Reply> {
-    const [owner, callId] = this.ownerOf(call)
+    const [owner, callId] = this.ownerOf(call, 'approve')
     return this.reply(approveEvent(owner.state, callId, options, this.deps.clock), replyOptions)
   }
 
   /** Denies the waiting call (see approve; the model sees the denial) and runs the reply on, like reply(); a sub-agent's call too. */
   async deny(call: CallRef, reason?: string, replyOptions: ReplyOptions = {}): Promise<Reply> {
-    const [owner, callId] = this.ownerOf(call)
+    const [owner, callId] = this.ownerOf(call, 'deny')
     return this.reply(denyEvent(owner.state, callId, reason, this.deps.clock), replyOptions)
   }
 
   /** Gives the result of the waiting external call (see approve; a string is a successful output) and runs the reply on; a sub-agent's call too. */
   async submitResult(call: CallRef, result: ExternalResult, replyOptions: ReplyOptions = {}): Promise<Reply> {
-    const [owner, callId] = this.ownerOf(call)
+    const [owner, callId] = this.ownerOf(call, 'submitResult')
     return this.reply(submitResultEvent(owner.state, callId, result, this.deps.clock), replyOptions)
   }
 
@@ -183,7 +183,8 @@ export class Agent {
    * The agent of this tree waiting for the call, and the call's id: this agent, unless a sub-agent's
    * call is meant (a call of `waiting_for`, or its id).
    */
-  private ownerOf(call: CallRef): [Agent, string] {
+  private ownerOf(call: CallRef, verb: string): [Agent, string] {
+    checkCallRef(call, verb)
     this.reviveTree()
     const named = typeof call === 'object' && call !== null
     const id = named ? call.id : call

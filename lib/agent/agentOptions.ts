@@ -14,11 +14,18 @@ export const DEFAULT_INTERRUPT_TEXT = 'I notice the interruption. How can I help
 
 export interface AgentOptions {
   name: string
+  /** What the agent does, in a sentence (its A2A card's description when served with createServer({ a2a })). */
+  description?: string
   sysPrompt?: string
   model: ChatModel
   tools?: Tool[]
   /** Reasoning-acting rounds per reply before it ends with `exceed_max_iters` (default 50). */
   maxIters?: number
+  /**
+   * The tool calls of one model response that are run (default 100); each call past it gets an
+   * `error` result saying so (LIMIT_REACHED), which the model reads, and nothing runs for it.
+   */
+  maxCallsPerResponse?: number
   /** Where the events go (default: in memory). An existing log is restored. */
   log?: LogStore
   session_id?: string

@@ -7,6 +7,7 @@
 // input, so there it errs high and compaction comes early rather than late) plus the documented
 // estimate of the tool results recorded since. Otherwise the documented estimate of the whole
 // request: one token per 4 characters of its JSON (system prompt, messages, tool schemas).
+import { checkKnownKeys } from '../core/strictOptions.js'
 import { AgentError, describe } from '../core/errors.js'
 import type { Msg } from '../core/messages.js'
 import type { ChatModel, ToolSpec } from '../models/model.js'
@@ -47,6 +48,7 @@ export const compactionSettings = (options: unknown): CompactionSettings | null 
   if (options === undefined) return null
   const where = 'createAgent: compaction'
   if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `${where} must be an object such as { maxContextTokens: 100000 }; received ${describe(options)}.`)
+  checkKnownKeys(where, options, ['maxContextTokens', 'keepRecent', 'summarize', 'prompt'])
   const { maxContextTokens, keepRecent = 2, summarize, prompt = DEFAULT_COMPACTION_PROMPT } = options as Record<string, unknown>
   if (!(Number.isInteger(maxContextTokens) && (maxContextTokens as number) > 0))
     throw new AgentError('INVALID_OPTION', `${where}.maxContextTokens must be a whole number of tokens above 0; received ${describe(maxContextTokens)}.`)

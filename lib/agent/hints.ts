@@ -2,6 +2,7 @@
 // hint block with the current time, added to the reply before a model call when the context holds
 // no time yet, or the last one is older than the interval. The agent reads its clock once, in the
 // effect that adds the hint, and records the hint as a HINT_BLOCK event: replay never reads a clock.
+import { checkKnownKeys } from '../core/strictOptions.js'
 import { AgentError, describe } from '../core/errors.js'
 import type { Msg } from '../core/messages.js'
 
@@ -25,6 +26,7 @@ export const runtimeHintSettings = (option: unknown): RuntimeHintSettings | null
   if (option === undefined || option === false) return null
   if (option !== true && (typeof option !== 'object' || option === null || Array.isArray(option)))
     throw new AgentError('INVALID_OPTION', `createAgent: runtimeHints must be true or { timeZone?, intervalHours? }; received ${describe(option)}.`)
+  checkKnownKeys('createAgent: runtimeHints', option, ['timeZone', 'intervalHours'])
   const { timeZone = 'UTC', intervalHours = 0.5 } = option === true ? {} : option as RuntimeHintOptions
   try {
     new Intl.DateTimeFormat('en', { timeZone })

@@ -2,6 +2,7 @@
 // events by hand: approve a call (optionally with edited input), deny it, or give an external
 // call's result. Pure functions of (state, call id, answer); `Agent` and the hub's session handles
 // dispatch what they return. A call that is not waiting is an AgentError saying what is.
+import { checkKnownKeys } from '../core/strictOptions.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import { AgentError, describe } from '../core/errors.js'
 import type { ExternalExecutionResultEvent, UserConfirmResultEvent } from '../core/events.js'
@@ -21,6 +22,14 @@ export type ExternalResult =
   | string
   | AskUserAnswer
   | { output: string | (TextBlock | DataBlock)[]; state?: 'success' | 'error' | 'interrupted' | 'denied'; metadata?: Record<string, unknown> }
+
+/** Refuses what names no call (undefined, a number, an object without a string `id`) with INVALID_INPUT, before anything looks it up. */
+export const checkCallRef = (call: unknown, verb: string): void => {
+  const id = typeof call === 'object' && call !== null ? (call as { id?: unknown }).id : call
+  const session = typeof call === 'object' && call !== null ? (call as { session_id?: unknown }).session_id : undefined
+  if (typeof id !== 'string' || id === '' || (session !== undefined && typeof session !== 'string'))
+    throw new AgentError('INVALID_INPUT', `${verb} needs the call to answer: its id (a string) or a call of \`waiting_for\` ({ id, session_id }); received ${describe(call)}.`)
+}
 
 /** The waiting call `callId` in state `expected`, or the AgentError that says why it cannot be answered. */
 const waitingCall = (state: AgentState, callId: string, expected: 'asking' | 'submitted'): ToolCallBlock => {
@@ -49,6 +58,7 @@ const inputJson = (input: unknown, callId: string): string => {
 
 /** USER_CONFIRM_RESULT approving `callId`, with its input replaced when `input` is given. */
 export const approveEvent = (state: AgentState, callId: string, options: ApproveOptions = {}, clock: Clock = systemClock): UserConfirmResultEvent => {
+  checkKnownKeys('approve options', options, ['input', 'rules'])
   const call = waitingCall(state, callId, 'asking')
   const input = options.input === undefined ? call.input : inputJson(options.input, callId)
   return confirmResult({ reply_id: state.reply_id!, confirm_results: [{ confirmed: true, tool_call: { ...call, input }, rules: options.rules ?? null }] }, clock)

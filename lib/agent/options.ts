@@ -6,14 +6,29 @@ import { AgentError, describe } from '../core/errors.js'
 import { InputEventSchema, type AgentEvent } from '../core/events.js'
 import { UserMsg } from '../core/factories.js'
 import { MsgSchema, type Block } from '../core/messages.js'
-import { traceContextProblem, withTraceContext, type TraceContext } from '../otel/traceparent.js'
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
+import type { AgentOptions } from './agentOptions.js'
+import type { ReplyOptions } from './replyOptions.js'
+import { traceContextProblem, withTraceContext, type TraceContext } from '../core/traceparent.js'
 
 const fail = (code: 'INVALID_OPTION' | 'INVALID_INPUT', message: string): never => {
   throw new AgentError(code, message)
 }
 
+/** The options createAgent knows (AgentOptions); any other key is refused as a typo. */
+export const AGENT_OPTION_KEYS = optionKeys<AgentOptions>({
+  name: true, description: true, sysPrompt: true, model: true, tools: true, maxIters: true, log: true, session_id: true, interruptText: true,
+  output: true, compaction: true, runtimeHints: true, clock: true, subagentLogs: true, maxCallsPerResponse: true,
+})
+
+/** The options a reply knows (ReplyOptions). */
+export const REPLY_OPTION_KEYS = optionKeys<ReplyOptions>({
+  signal: true, rejectOnInterrupt: true, output: true, externalTools: true, metadata: true, descendants: true, traceContext: true, whilePaused: true,
+})
+
 export const checkAgentOptions = (options: unknown): void => {
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', `createAgent expects an options object; received ${describe(options)}.`)
+  checkKnownKeys('createAgent', options, AGENT_OPTION_KEYS)
   const o = options as Record<string, unknown>
   if (typeof o.name !== 'string' || o.name === '') fail('INVALID_OPTION', `createAgent: name must be a non-empty string; received ${describe(o.name)}.`)
   const model = o.model as { stream?: unknown; name?: unknown } | undefined
@@ -22,6 +37,8 @@ export const checkAgentOptions = (options: unknown): void => {
   if (o.sysPrompt !== undefined && typeof o.sysPrompt !== 'string') fail('INVALID_OPTION', `createAgent: sysPrompt must be a string; received ${describe(o.sysPrompt)}.`)
   if (o.maxIters !== undefined && !(Number.isInteger(o.maxIters) && (o.maxIters as number) >= 1))
     fail('INVALID_OPTION', `createAgent: maxIters must be a whole number of at least 1; received ${describe(o.maxIters)}.`)
+  if (o.maxCallsPerResponse !== undefined && !(Number.isInteger(o.maxCallsPerResponse) && (o.maxCallsPerResponse as number) >= 1))
+    fail('INVALID_OPTION', `createAgent: maxCallsPerResponse must be a whole number of at least 1; received ${describe(o.maxCallsPerResponse)}.`)
   if (o.tools !== undefined) {
     if (!Array.isArray(o.tools)) fail('INVALID_OPTION', `createAgent: tools must be an array of defineTool(...) results; received ${describe(o.tools)}.`)
     const names = new Set<string>()
@@ -36,6 +53,7 @@ export const checkAgentOptions = (options: unknown): void => {
 
 export const checkReplyOptions = (options: unknown): void => {
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', `Reply options must be an object such as { signal }; received ${describe(options)}.`)
+  checkKnownKeys('reply options', options, REPLY_OPTION_KEYS)
   const { signal, rejectOnInterrupt, externalTools, metadata, traceContext, whilePaused } = options as Record<string, unknown>
   if (whilePaused !== undefined && whilePaused !== 'refuse' && whilePaused !== 'interrupt' && whilePaused !== 'queue')
     fail('INVALID_OPTION', `whilePaused must be 'refuse', 'interrupt' or 'queue'; received ${describe(whilePaused)}.`)
@@ -88,6 +106,7 @@ export const admitInput = (input: unknown, clock: Clock): AgentEvent => {
     if (!input.trim()) fail('INVALID_INPUT', 'The message is empty; send some text (or a message with blocks).')
     return createEvent(clock, 'USER_MESSAGE', { msg: UserMsg({ content: input }, clock) })
   }
+  if (typeof input === 'object' && input !== null && !Array.isArray(input) && 'role' in input && !('id' in input)) checkShorthand(input as Record<string, unknown>)
   if (isShorthandMsg(input)) input = UserMsg({ content: input.content, role: input.role, name: input.name }, clock)
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     fail('INVALID_INPUT', `Expected a message (a string, { role: 'user', content } or UserMsg({ content })) or an input event (UserConfirmResultEvent, ExternalExecutionResultEvent, UserInterruptEvent); received ${describe(input)}.`)
@@ -111,6 +130,17 @@ export const admitInput = (input: unknown, clock: Clock): AgentEvent => {
   }
   return parsed.data!
 }
+
+/** A message without an id is the shorthand `{ role, content, name? }`: its missing content (not the id) is what is wrong. */
+const checkShorthand = (value: Record<string, unknown>): void => {
+  const unknown = Object.keys(value).filter((key) => !SHORTHAND_KEYS.includes(key))
+  if (!('content' in value)) {
+    const given = unknown.length ? ` (it has ${unknown.map((key) => `\`${key}\``).join(', ')}, which a message does not know)` : ''
+    fail('INVALID_INPUT', `The message has no \`content\`${given}; send { role: 'user', content: 'hi' } (content: a string or a list of blocks), or UserMsg({ content }).`)
+  }
+  checkKnownKeys('The message', value, SHORTHAND_KEYS, 'INVALID_INPUT')
+}
+const SHORTHAND_KEYS: readonly string[] = ['role', 'content', 'name']
 
 /** `{ role: 'user' | 'system', content, name? }` without the rest of a Msg (no id): a message to build. */
 const isShorthandMsg = (input: unknown): input is { role: 'user' | 'system'; content: string | Block[]; name?: string } => {

@@ -2,7 +2,7 @@
 // structural, so the run imports no agent).
 import type { z } from 'zod'
 import type { AgentEvent } from '../core/events.js'
-import type { TraceContext } from '../otel/traceparent.js'
+import type { TraceContext } from '../core/traceparent.js'
 import type { CallerToolSpec } from './tools.js'
 
 export interface ReplyOptions {

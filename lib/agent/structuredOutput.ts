@@ -53,7 +53,8 @@ export const outputReminder = (tool: string, forced: boolean): string =>
     : 'Call it when you are ready to generate the final structured output.'}</system-reminder>`
 
 /** The result of a call whose arguments do not match the output schema. */
-export const outputValidationError = (issues: string): string => `ValidationError: Structured output validation failed with error: ${issues}`
+/** What the model reads when the output tool's arguments fail its schema (AgentScope's text: `Input validation failed for tool 'GenerateStructuredOutput': <what was wrong>`). */
+export const outputValidationError = (issue: string): string => `Input validation failed for tool '${STRUCTURED_OUTPUT_TOOL}': ${issue}`
 
 /** The text of the message `reply()` resolves to when the value is there (the value is its `structured_output`). */
 export const OUTPUT_DONE_TEXT = 'The required structured output is generated.'

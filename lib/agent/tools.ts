@@ -8,6 +8,7 @@ import { AgentError, describe } from '../core/errors.js'
 import type { DataBlock, TextBlock } from '../core/messages.js'
 import type { ToolSpec } from '../models/model.js'
 import { checkZod4Schema, isZod4Schema } from '../core/zodSchema.js'
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 
 export type Permission = 'allow' | 'ask' | 'deny'
 
@@ -75,12 +76,17 @@ export interface Tool<I extends z.ZodType = z.ZodType> extends ToolDefinition<I>
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
+const TOOL_KEYS = optionKeys<ToolDefinition<z.ZodType>>({
+  name: true, description: true, input: true, concurrencySafe: true, permission: true, external: true, execute: true, startMetadata: true, close: true,
+})
 const PERMISSIONS: readonly unknown[] = ['allow', 'ask', 'deny']
 
 export function defineTool<I extends z.ZodType>(definition: ToolDefinition<I>): Tool<I>
 export function defineTool(definition: Omit<ToolDefinition<z.ZodType<Record<string, unknown>>>, 'input'> & { input: JsonSchema }): Tool<z.ZodType<Record<string, unknown>>>
 export function defineTool(definition: Omit<ToolDefinition<never>, 'input'> & { input: unknown }): Tool {
+  if (typeof definition !== 'object' || definition === null) throw new AgentError('INVALID_OPTION', `defineTool expects a definition object { name, description, input, execute }; received ${describe(definition)}.`)
   const { name, description, input, external = false, execute } = definition
+  checkKnownKeys(typeof name === 'string' ? `defineTool("${name}")` : 'defineTool', definition, TOOL_KEYS)
   if (typeof name !== 'string' || !TOOL_NAME.test(name))
     throw new AgentError('INVALID_OPTION', `defineTool: name must match ${TOOL_NAME} (providers require it); received ${JSON.stringify(name)}.`)
   const isZod = isZod4Schema(input)

@@ -4,6 +4,7 @@
 import { statSync } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { AgentError } from '../core/errors.js'
+import { closest } from '../core/strictOptions.js'
 import type { AgentEvent } from '../core/events.js'
 import { fileError } from '../stores/file/ioError.js'
 import { readLogFile } from '../stores/file/read.js'
@@ -31,6 +32,11 @@ export class UsageError extends Error {
   override name = 'UsageError'
 }
 
+/** A command that cannot go on for a reason outside the command line (a port in use): one line, exit code 1. */
+export class CommandError extends Error {
+  override name = 'CommandError'
+}
+
 export interface Parsed {
   values: Record<string, string | boolean | (string | boolean)[] | undefined>
   positionals: string[]
@@ -42,11 +48,22 @@ export const parse = (args: string[], options: NonNullable<ParseArgsConfig['opti
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true })
   } catch (error) {
-    throw new UsageError((error as Error).message)
+    const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec((error as Error).message)
+    const value = ambiguous ? args.find((arg, i) => args[i - 1] === ambiguous[1] && arg.startsWith('-')) : undefined
+    if (ambiguous && value !== undefined) throw new UsageError(`${ambiguous[1]} ${value}: a value that starts with "-" is written ${ambiguous[1]}=${value}`)
+    throw new UsageError(unknownFlag(error, Object.keys(options)) ?? (error as Error).message.split('\n').join(' ')) // parseArgs's own message spans lines
   }
   if (parsed.positionals.length !== positionals.length)
     throw new UsageError(`expected ${positionals.join(' ')}; received ${parsed.positionals.length ? parsed.positionals.join(' ') : 'nothing'}`)
   return parsed
+}
+
+/** parseArgs' refusal of an unknown flag, said with the closest known flag (`--idleMS`: did you mean `--idle-ms`?). */
+const unknownFlag = (error: unknown, known: string[]): string | null => {
+  const flag = (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-{1,2}[^'=]+)/.exec((error as Error).message)?.[1] : undefined
+  if (!flag) return null
+  const near = closest(flag.replace(/^-+/, ''), known)
+  return `unknown option ${flag}.${near ? ` Did you mean --${near}?` : ''} Known: ${known.map((k) => `--${k}`).join(', ')}.`
 }
 
 /** A whole number option, or undefined when it is absent. */

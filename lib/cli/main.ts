@@ -5,7 +5,7 @@
 // closes the pipe (`agentlog replay f.jsonl | head`) ends the command quietly.
 import { readFileSync } from 'node:fs'
 import type { Command, Io } from './command.js'
-import { isAgentError, UsageError } from './command.js'
+import { CommandError, isAgentError, UsageError } from './command.js'
 import { chat } from './chat.js'
 import { escapeControls } from './escape.js'
 import { inspect } from './inspect.js'
@@ -82,6 +82,10 @@ export const main = async (argv: readonly string[], io: Io = processIo): Promise
     }
     if (isAgentError(error)) {
       io.err(`agentlog ${name}: ${error.code}: ${escapeControls(error.message)}`)
+      return 1
+    }
+    if (error instanceof CommandError) {
+      io.err(`agentlog ${name}: ${escapeControls(error.message)}`)
       return 1
     }
     throw error

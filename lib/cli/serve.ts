@@ -7,21 +7,22 @@
 // (prefer AGENTLOG_TOKEN to --token: a command line is visible to other local users), and an empty
 // one is an error, not "no token". Without a token only loopback Host names (and --allow-host) are served.
 // The web page (dist/web) is served at /; it loads images only from its origin and data: unless --remote-images.
+// --a2a serves each agent over A2A 1.0 too (lib/server/a2a: the card from the --agent module).
 // --otlp URL sends every reply's spans (agentlog/otel, sub-agents included) to an OTLP/HTTP collector
 // as they run (traces only; the OpenTelemetry SDK must be installed).
 import { createRequire } from 'node:module'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { AgentError } from '../core/errors.js'
 import type { HubOptions } from '../hub/types.js'
 import { createHub } from '../hub/hub.js'
 import { createServer } from '../server/index.js'
-import { listen } from '../server/listen.js'
+import { listen, LOOPBACK } from '../server/listen.js'
 import { withWebPage } from '../server/webPage.js'
 import { demoTools } from './demo/tools.js'
 import { scriptedChatModel } from './scriptedChat.js'
-import { parse, UsageError, type Command } from './command.js'
+import { CommandError, parse, UsageError, type Command } from './command.js'
 import { openStore } from './source.js'
 import { loadSdk } from './trace.js'
 
@@ -33,6 +34,7 @@ const MIN_TOKEN = 8
 const TYPESCRIPT = /\.[mc]?ts$/
 
 const loadAgent = async (path: string): Promise<AgentFactory> => {
+  if (!existsSync(resolve(path))) throw new CommandError(`--agent ${path}: no such file in ${process.cwd()}; give the path of a module that exports the agent options`)
   const url = pathToFileURL(resolve(path)).href
   const module = (await import(url).catch((error: { code?: unknown }) => {
     if (TYPESCRIPT.test(path) && error?.code === 'ERR_UNKNOWN_FILE_EXTENSION') return importTypeScript(path, url)
@@ -67,6 +69,15 @@ const tsxApi = (file: string): string | null => {
   }
 }
 
+/** A port in use or not allowed, in one line; anything else as it is. */
+const listenError = (error: unknown, host: string, port: number): unknown => {
+  const code = (error as { code?: unknown } | null)?.code
+  if (code === 'EADDRINUSE') return new CommandError(`port ${port} on ${host} is in use by another program: stop it, or give another port with --port (--port 0 picks a free one)`)
+  if (code === 'EACCES') return new CommandError(`port ${port} on ${host} needs more privileges than this user has: give a port above 1023 with --port`)
+  if (code === 'EADDRNOTAVAIL') return new CommandError(`--host ${host} is not an address of this machine`)
+  return error
+}
+
 /** The demo agent: the scripted model (its answers speak of the page's buttons) with a tool for each thing the page does. */
 const scriptedAgent: AgentFactory = () => ({
   name: 'assistant', sysPrompt: 'You are a helpful assistant.',
@@ -74,13 +85,13 @@ const scriptedAgent: AgentFactory = () => ({
 })
 
 export const serve: Command = {
-  summary: 'Serve agents over HTTP: the native event API and AG-UI 1.0.',
-  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… | nats://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--allow-host NAME]... [--remote-images] [--otlp http://host:4318 [--service NAME]] [--token T, better AGENTLOG_TOKEN=T]',
+  summary: 'Serve agents over HTTP: the native event API and AG-UI 1.0 (and A2A 1.0 with --a2a).',
+  usage: 'agentlog serve (--agent ./agent.ts | --scripted) [--store ./sessions | postgres://… | nats://… [--schema agentlog]] [--port 8787] [--host 127.0.0.1] [--allow-host NAME]... [--remote-images] [--a2a] [--otlp http://host:4318 [--service NAME]] [--token T, better AGENTLOG_TOKEN=T]',
   async run(args, io) {
     const { values } = parse(args, {
       agent: { type: 'string' }, scripted: { type: 'boolean' }, store: { type: 'string' },
       port: { type: 'string' }, host: { type: 'string' }, token: { type: 'string' }, schema: { type: 'string' },
-      'allow-host': { type: 'string', multiple: true }, 'remote-images': { type: 'boolean' }, otlp: { type: 'string' }, service: { type: 'string' },
+      'allow-host': { type: 'string', multiple: true }, 'remote-images': { type: 'boolean' }, a2a: { type: 'boolean' }, otlp: { type: 'string' }, service: { type: 'string' },
     }, [])
     if (!values.agent === !values.scripted) throw new UsageError('give --agent ./module.ts or --scripted (one of them)')
     const port = Number(values.port ?? 8787)
@@ -90,6 +101,9 @@ export const serve: Command = {
     // Checked before anything is created (the sessions directory, the tables): a refused start leaves nothing behind.
     if (token !== undefined && token.length < MIN_TOKEN)
       throw new UsageError(`the token (--token or AGENTLOG_TOKEN) must be at least ${MIN_TOKEN} characters; this one has ${token.length}`)
+    const host = (values.host as string | undefined) ?? '127.0.0.1'
+    if (!token && !LOOPBACK.test(host))
+      throw new CommandError(`--host ${host} is reachable from other machines, so it needs a token: set AGENTLOG_TOKEN to a secret of at least ${MIN_TOKEN} characters, or serve on 127.0.0.1`)
     const hosts = values['allow-host'] as string[] | undefined
     if (values.service !== undefined && values.otlp === undefined) throw new UsageError('--service names the service of the spans --otlp sends; give --otlp too')
     const otel = values.otlp === undefined ? null : await loadSdk('agentlog serve --otlp')
@@ -102,15 +116,16 @@ export const serve: Command = {
       await hub.close()
       throw error
     })
-    const listening = await listen(withWebPage(createServer({ hub, page: { store, agent }, ...(token ? { token } : {}), ...(hosts ? { hosts } : {}) }), { remoteImages: values['remote-images'] === true }), { port, host: (values.host as string | undefined) ?? '127.0.0.1' })
+    const listening = await listen(withWebPage(createServer({ hub, page: { store, agent }, ...(values.a2a ? { a2a: true } : {}), ...(token ? { token } : {}), ...(hosts ? { hosts } : {}) }), { remoteImages: values['remote-images'] === true }), { port, host })
       .catch(async (error: unknown) => {
         await tracing?.stop()
         await hub.close()
-        throw error
+        throw listenError(error, host, port)
       })
     io.out(`agentlog serve: listening on ${listening.url}${token ? ' (bearer token required)' : ''}`)
     if (tracing) io.out(`agentlog serve: sending traces to ${tracing.url}`)
     io.out(`agentlog serve: the web page is at ${listening.url}/`)
+    if (values.a2a) io.out(`agentlog serve: A2A 1.0 at ${listening.url}/a2a (card: ${listening.url}/.well-known/agent-card.json)`)
     await new Promise<void>((done) => {
       process.once('SIGINT', done)
       process.once('SIGTERM', done)

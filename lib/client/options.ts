@@ -1,5 +1,6 @@
 // What remoteAgent takes (RemoteAgentOptions, checked before anything is sent) and what one of its
 // replies takes (RemoteReplyOptions).
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import { AgentError, describe } from '../core/errors.js'
 
 export interface RemoteAgentOptions {
@@ -27,10 +28,23 @@ export interface RemoteReplyOptions {
   descendants?: boolean
 }
 
+const REMOTE_OPTION_KEYS = optionKeys<RemoteAgentOptions>({ url: true, session: true, token: true, fetch: true, interruptText: true, maxLineBytes: true })
+const REMOTE_REPLY_OPTION_KEYS = optionKeys<RemoteReplyOptions>({ signal: true, rejectOnInterrupt: true, descendants: true })
+
+/** Refuses reply options a remote reply does not know (a typo such as `signall`). */
+export const checkRemoteReplyOptions = (options: RemoteReplyOptions): void => {
+  if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `Reply options must be an object such as { signal }; received ${describe(options)}.`)
+  checkKnownKeys('remote reply options', options, REMOTE_REPLY_OPTION_KEYS)
+  if (options.signal?.aborted) throw new AgentError('INVALID_OPTION', 'The signal passed to the reply is already aborted; nothing was started.')
+}
+
 /** Refuses options remoteAgent cannot work with, with a coded error that says what to pass. */
 export const checkRemoteOptions = (options: RemoteAgentOptions): void => {
   if (typeof options?.url !== 'string' || typeof options.session !== 'string' || !options.session)
     throw new AgentError('INVALID_OPTION', 'remoteAgent needs { url, session }: the server URL and a session id (POST /sessions makes one).')
+  checkKnownKeys('remoteAgent', options, REMOTE_OPTION_KEYS)
+  if (!/^https?:\/\/[^/]/i.test(options.url))
+    throw new AgentError('INVALID_OPTION', `remoteAgent: url must be the server's http or https URL, such as http://127.0.0.1:8787; received ${JSON.stringify(options.url)}.`)
   if (options.interruptText !== undefined && typeof options.interruptText !== 'string')
     throw new AgentError('INVALID_OPTION', `remoteAgent: interruptText must be a string; received ${describe(options.interruptText)}.`)
   if (options.maxLineBytes !== undefined && !(Number.isSafeInteger(options.maxLineBytes) && options.maxLineBytes > 0))

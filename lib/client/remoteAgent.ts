@@ -20,7 +20,7 @@ import { Follower, type RemoteConnection } from './follower.js'
 import { replyOutcome } from './outcome.js'
 import { receivedEvent } from './received.js'
 import { DEFAULT_MAX_LINE_BYTES, readSse } from './sse.js'
-import { checkRemoteOptions, type RemoteAgentOptions, type RemoteReplyOptions } from './options.js'
+import { checkRemoteOptions, checkRemoteReplyOptions, type RemoteAgentOptions, type RemoteReplyOptions } from './options.js'
 import { Transport } from './transport.js'
 import { isDescendantMessage, newTrack, takeDescendant, type ReplyTrack } from './track.js'
 import { resumeTree, type TreeSource } from './treeResume.js'
@@ -149,7 +149,7 @@ export class RemoteAgent {
   }
 
   private async *stream(input: AgentInput | string, options: RemoteReplyOptions, track: ReplyTrack): AsyncGenerator<OutputEvent> {
-    if (options.signal?.aborted) throw new AgentError('INVALID_OPTION', 'The signal passed to the reply is already aborted; nothing was started.')
+    checkRemoteReplyOptions(options)
     const release = this.follower.hold()
     let ended = false
     let failed = false
@@ -236,7 +236,7 @@ export class RemoteAgent {
 
   /** Gives an answer to a paused reply, then waits in the followed log for that reply's end or next pause. */
   private async resume(body: unknown, options: RemoteReplyOptions): Promise<Reply> {
-    if (options.signal?.aborted) throw new AgentError('INVALID_OPTION', 'The signal passed to the reply is already aborted; nothing was started.')
+    checkRemoteReplyOptions(options)
     const release = this.follower.hold()
     const onAbort = () => void this.interrupt().catch(() => {})
     try {

@@ -38,9 +38,16 @@ export class Transport {
     try {
       response = await this.options.fetch(`${this.options.base}${path}`, { method, headers, signal, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) })
     } catch (error) {
-      throw this.options.failure() ?? error
+      throw this.options.failure() ?? (signal.aborted ? error : unreachable(this.options.base, error))
     }
     if (!response.ok) throw await responseError(response)
     return response
   }
+}
+
+/** A request that reached no server (refused, no such host, a dropped connection): one line naming the server. */
+const unreachable = (base: string, error: unknown): AgentError => {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause?.code
+  const server = base.replace(/\/sessions\/[^/]*$/, '')
+  return new AgentError('UNREACHABLE', `No agentlog server answers at ${server}${typeof cause === 'string' ? ` (${cause})` : ''}: is it running? Start one with npx agentlog serve, or check the URL.`)
 }

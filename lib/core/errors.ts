@@ -10,7 +10,7 @@ export type AgentErrorCode =
   | 'LOG_UNAVAILABLE' | 'SESSION_BUSY' | 'SESSION_EXISTS' | 'NOT_FOUND' | 'INVALID_SESSION_ID'
   | 'MISSING_DEPENDENCY' | 'MCP_CONNECTION' | 'EXPORT_FAILED' | 'MAX_DEPTH'
   | 'UNAUTHORIZED' | 'FORBIDDEN' | 'TOO_LARGE' | 'LIMIT_REACHED' | 'NO_ROUTE' | 'INTERNAL'
-  | 'UNSUPPORTED_MEDIA_TYPE' | 'UNKNOWN_QUEUED'
+  | 'UNSUPPORTED_MEDIA_TYPE' | 'UNREACHABLE' | 'UNKNOWN_QUEUED'
 
 export class AgentError extends Error {
   override name = 'AgentError'
@@ -57,6 +57,7 @@ export const messageOf = (thrown: unknown): string => {
 
 /** A short, safe rendering of a received value for error messages. */
 export const describe = (value: unknown): string => {
+  if (value === undefined) return 'undefined' // not "undefined undefined"
   if (value === null) return 'null'
   if (Array.isArray(value)) return `an array of ${value.length}`
   if (typeof value === 'object') {

@@ -85,7 +85,10 @@ export const ModelCallUsageEventSchema = event('MODEL_CALL_USAGE', { ...reply, .
 export const HintAddedEventSchema = event('HINT_ADDED', { ...block, hint: HintBlockSchema.shape.hint, source: z.string().nullable() })
 /** The calls of a batch the agent is about to run, announced when an ask or a submission of the batch comes first: the reply is not parked until they started. */
 export const RunsDecidedEventSchema = event('RUNS_DECIDED', { ...reply, tool_call_ids: z.array(z.string().min(1)).min(1) })
-/** A local tool's `execute` is called (after its TOOL_RESULT_START): its result's output is a list of blocks, as AgentScope's. */
+/**
+ * A local tool's `execute` is called (after its TOOL_RESULT_START): its result's output is a list of blocks, as AgentScope's.
+ * The interrupt also records it, with `metadata.not_run: true`, for a call whose turn had come when the Stop came (nothing ran).
+ */
 export const ToolStartedEventSchema = event('TOOL_STARTED', call)
 /** The context was compacted during a reply: `summary` stands in for the history up to `covers`, with the summarizing call's usage. */
 export const ContextCompactedEventSchema = event('CONTEXT_COMPACTED', {

@@ -33,6 +33,13 @@ export interface LogStore {
    * (LOG_UNAVAILABLE, LOG_CONFLICT); appends throw that error from then on. Returns an unsubscribe.
    */
   onFailure?(listener: (error: Error) => void): () => void
+  /**
+   * Optional, for a log owned through a lease another process can take (a networked store): called
+   * before a side effect another owner might do too (a routed command, a tool or a model call).
+   * Null when this process surely still owns the log; otherwise a promise that resolves once that is
+   * proven, or fails the log and rejects when another process may own it now.
+   */
+  confirm?(): Promise<void> | null
 }
 
 export const memoryLog = (initial: readonly AgentEvent[] = []): LogStore => {

@@ -82,7 +82,7 @@ export const checkLog = (events: readonly AgentEvent[]): LogCheck => {
         if (stoppedAt) fail(`a model call starts after the gentle stop at seq ${stoppedAt} (4: nothing new starts)`)
         break
       case 'TOOL_STARTED':
-        if (stoppedAt) fail(`tool call ${event.tool_call_id} starts after the gentle stop at seq ${stoppedAt} (4: nothing new starts)`)
+        if (stoppedAt && event.metadata.not_run !== true) fail(`tool call ${event.tool_call_id} starts after the gentle stop at seq ${stoppedAt} (4: nothing new starts)`)
         break
       case 'CONTEXT_COMPACTED':
         if (interruptedAt) fail(`a compaction is recorded after the interrupt at seq ${interruptedAt} (4: an interrupted compaction changes nothing)`)

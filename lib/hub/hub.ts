@@ -4,6 +4,7 @@
 // owns goes to that owner through the store's routing, when it has one (postgresStore); otherwise
 // SESSION_BUSY. Handles (lib/hub/handle.ts) are cheap: nothing is kept per handle. A sweeper
 // (sweeper.ts) closes replies whose owner died, when the store can find them.
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import { createAgent, type Agent } from '../agent/agent.js'
 import { AgentError, describe } from '../core/errors.js'
 import type { AgentEvent } from '../core/events.js'
@@ -24,8 +25,11 @@ export const DEFAULT_IDLE_MS = 60_000
 /** Orphaned sessions reclaimed per sweep at most (the rest wait for the next one). */
 const SWEEP_BATCH = 100
 
+const HUB_OPTION_KEYS = optionKeys<HubOptions>({ store: true, agent: true, maxLive: true, idleMs: true, sweepMs: true })
+
 export const checkHubOptions = (options: HubOptions): Required<Pick<HubOptions, 'maxLive' | 'idleMs' | 'sweepMs'>> => {
   if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `createHub expects { store, agent }; received ${describe(options)}.`)
+  checkKnownKeys('createHub', options, HUB_OPTION_KEYS)
   const { store, agent, maxLive = DEFAULT_MAX_LIVE, idleMs = DEFAULT_IDLE_MS, sweepMs = DEFAULT_SWEEP_MS } = options
   if (typeof store?.open !== 'function' || typeof store.list !== 'function')
     throw new AgentError('INVALID_OPTION', `createHub: store must be a SessionStore (memoryStore(), directoryStore(dir), postgresStore({ pool })); received ${describe(store)}.`)
@@ -152,6 +156,11 @@ export const createHub = (options: HubOptions): Hub => {
     async run(session_id, command, request) {
       const session = held(session_id)
       if (!session || session.failed) return null
+      // Not applied unless this process still owns the session (paused past its lease, another may
+      // have applied it already): a request of a lease that is gone is dropped, its caller asks the owner.
+      const proof = session.log.confirm?.()
+      if (proof && !(await proof.then(() => true, () => false))) return null
+      if (!held(session_id) || session.failed) return null
       const release = core.use(session)
       try {
         const earlier = await appliedBefore(session, request, () => store.read(session_id))
@@ -173,8 +182,15 @@ export const createHub = (options: HubOptions): Hub => {
   const sweeper = sweepMs !== false && store.orphans ? startSweeper(sweepMs, () => store.orphans!({ limit: SWEEP_BATCH }), reclaim) : null
 
   return {
-    create: (o) => store.create(o),
-    list: (o) => store.list(o),
+    agent: options.agent,
+    create: async (o) => {
+      checkKnownKeys('hub.create', o, ['session_id', 'metadata'])
+      return store.create(o)
+    },
+    list: async (o) => {
+      checkKnownKeys('hub.list', o, ['limit', 'after'])
+      return store.list(o)
+    },
     session: (session_id) => sessionHandle(core, checkSessionId(session_id)),
     // A delete interrupts a reply running here (closing the session waits for its REPLY_END), then
     // deletes under the session's lease; opening the session waits until the delete is over.

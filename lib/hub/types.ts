@@ -166,6 +166,8 @@ export interface Hub {
   delete(session_id: string): Promise<void>
   /** Interrupts running replies, releases every lease, and closes the store. */
   close(): Promise<void>
+  /** The agent options of a session, as given to createHub (the server's A2A card reads a new session's). */
+  readonly agent?: HubOptions['agent']
   /** Calls `listener` with each agent this process holds open now and with each it opens later (instrumentation, e.g. agentlog/otel); returns the unsubscribe. */
   onAgent?(listener: (agent: Agent) => void): () => void
 }

@@ -4,6 +4,7 @@
 // AbortSignal to the SDK, which sends the server notifications/cancelled; the reply does not wait
 // for a server that ignores it. Every tool carries the session's `close()`, which the agent calls once.
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import { AgentError } from '../core/errors.js'
 import { defineTool, type Permission, type Tool } from '../agent/tools.js'
 import { toToolResult } from './content.js'
@@ -76,6 +77,7 @@ const listAll = async (session: McpSession): Promise<McpTool[]> => {
 const toolName = (prefix: string, name: string): string => `${prefix}${name}`.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64)
 
 const checkOptions = (options: McpToolsOptions): void => {
+  checkKnownKeys('mcpTools', options, optionKeys<McpToolsOptions>({ include: true, exclude: true, permission: true, prefix: true, timeoutMs: true }))
   const { include, exclude, permission, prefix, timeoutMs } = options
   const names = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((n) => typeof n === 'string'))
   if (!names(include) || !names(exclude)) throw new AgentError('INVALID_OPTION', 'mcpTools: include and exclude must be arrays of tool names.')

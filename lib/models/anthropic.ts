@@ -2,6 +2,7 @@
 // message_start / message_delta -> usage (totals so far), text / thinking / signature /
 // input_json deltas -> text, thinking, thinking_signature and tool_call chunks (with the tool_use
 // block's id and name), `error` events -> ModelError. Unknown events (ping, future ones) are skipped.
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import { AgentError, ModelError } from '../core/errors.js'
 import type { ErrorType } from '../core/messages.js'
 import type { ChatModel, ModelChunk } from './model.js'
@@ -28,10 +29,15 @@ export interface AnthropicModelOptions {
 
 const PROVIDER = 'Anthropic'
 
+const ANTHROPIC_OPTION_KEYS = optionKeys<AnthropicModelOptions>({
+  model: true, apiKey: true, baseURL: true, maxTokens: true, thinking: true, headers: true, maxRetries: true, timeoutMs: true, fetch: true,
+})
+
 export const anthropicModel = (options: AnthropicModelOptions): ChatModel => {
   if (!options || typeof options.model !== 'string' || !options.model) {
     throw new AgentError('INVALID_OPTION', `anthropicModel: \`model\` must be a model name such as "claude-sonnet-4-5"; received ${JSON.stringify(options?.model)}.`)
   }
+  checkKnownKeys('anthropicModel', options, ANTHROPIC_OPTION_KEYS)
   if (!Number.isInteger(options.maxTokens) || options.maxTokens < 1) {
     throw new AgentError('INVALID_OPTION', `anthropicModel: \`maxTokens\` must be a positive integer (the API requires max_tokens); received ${JSON.stringify(options.maxTokens)}.`)
   }

@@ -3,6 +3,7 @@
 // chunks: content -> text, reasoning_content -> thinking, tool-call fragments keyed by index ->
 // tool_call (id and name kept per index), images a model returns as `data:` URLs in `delta.images`
 // (OpenRouter and compatible servers) -> data, the usage chunk -> usage, `{error}` in the stream -> ModelError.
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import { AgentError, ModelError } from '../core/errors.js'
 import type { ErrorType } from '../core/messages.js'
 import type { ChatModel, ModelChunk } from './model.js'
@@ -29,10 +30,15 @@ export interface OpenAIChatModelOptions {
 const OPENAI_URL = 'https://api.openai.com/v1'
 const PROVIDER = 'OpenAI'
 
+const OPENAI_OPTION_KEYS = optionKeys<OpenAIChatModelOptions>({
+  model: true, apiKey: true, baseURL: true, headers: true, maxRetries: true, timeoutMs: true, temperature: true, maxTokens: true, fetch: true,
+})
+
 export const openAIChatModel = (options: OpenAIChatModelOptions): ChatModel => {
   if (!options || typeof options.model !== 'string' || !options.model) {
     throw new AgentError('INVALID_OPTION', `openAIChatModel: \`model\` must be a model name such as "gpt-4o-mini"; received ${JSON.stringify(options?.model)}.`)
   }
+  checkKnownKeys('openAIChatModel', options, OPENAI_OPTION_KEYS)
   const baseURL = checkBaseURL('openAIChatModel', options.baseURL ?? env('OPENAI_BASE_URL') ?? OPENAI_URL).replace(/\/+$/, '')
   const apiKey = options.apiKey ?? env('OPENAI_API_KEY')
   const official = /^https:\/\/api\.openai\.com\//.test(`${baseURL}/`)

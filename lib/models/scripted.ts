@@ -2,6 +2,7 @@
 // with optional delays, and honours its AbortSignal (a pending delay rejects at once). Every request
 // it received is kept in `requests`, so specs can check what the model was sent. Like a provider,
 // it honours a forced `tool_choice`: a turn that does not call the named tool is a script error.
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import { abortError, sleep } from '../core/abort.js'
 import type { ChatModel, ModelChunk, ModelRequest } from './model.js'
 
@@ -21,7 +22,10 @@ export interface ScriptedModelOptions {
   onExhausted?: 'repeat-last' | 'error'
 }
 
+const SCRIPTED_OPTION_KEYS = optionKeys<ScriptedModelOptions>({ name: true, chunkDelayMs: true, onExhausted: true })
+
 export const scriptedModel = (turns: ScriptedTurn[], options: ScriptedModelOptions = {}): ScriptedModel => {
+  checkKnownKeys('scriptedModel', options, SCRIPTED_OPTION_KEYS)
   const requests: ModelRequest[] = []
   const { name = 'scripted', chunkDelayMs = 0, onExhausted = 'error' } = options
   return {

@@ -2,6 +2,7 @@
 // own to `servers`; the JetStream clients; the stream of events and the KV buckets, created when
 // missing (with `replicas` copies each) and bound when present, so several processes and restarts
 // share them. The owners bucket's TTL is the lease: an owner that stops renewing its key loses it.
+// `repair` creates again what an operator deleted (the store owns them; their keys are made anew).
 import { connect, type NatsConnection } from '@nats-io/transport-node'
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream'
 import { Kvm, type KV } from '@nats-io/kv'
@@ -23,6 +24,8 @@ export interface Nats {
   snapshots: KV
   /** The largest message the server takes (bytes). */
   maxPayload: number
+  /** Creates again the stream and buckets that were deleted behind the store's back (an operator); returns their names. */
+  repair(): Promise<string[]>
 }
 
 export interface ConnectOptions {
@@ -58,24 +61,34 @@ export const connectNats = async (n: Names, options: ConnectOptions): Promise<Na
 
 const SETUP_ATTEMPTS = 10
 
+/** Creates the stream and the buckets that are missing (with `replicas` copies each; an existing one is left as it is); returns the names it created. */
+const ensure = async (jsm: JetStreamManager, kvm: Kvm, n: Names, options: ConnectOptions): Promise<string[]> => {
+  const created: string[] = []
+  const missing = (name: string) => jsm.streams.info(name).then(() => false, (error: unknown) => {
+    if (!streamMissing(error)) throw error
+    return true
+  })
+  if (await missing(n.stream)) {
+    await jsm.streams.add({ name: n.stream, subjects: [`${n.prefix}.ev.>`], num_replicas: options.replicas, duplicate_window: 120_000_000_000 })
+    created.push(n.stream)
+  }
+  await Promise.all(([[n.sessions, 0], [n.owners, options.leaseMs], [n.leases, 0], [n.requests, REQUEST_TTL_MS], [n.snapshots, 0]] as const).map(async ([name, ttl]) => {
+    if (!(await missing(`KV_${name}`))) return
+    await kvm.create(name, { history: 1, replicas: options.replicas, ...(ttl ? { ttl } : {}) })
+    created.push(name)
+  }))
+  return created
+}
+
 const setUp = async (nc: NatsConnection, n: Names, options: ConnectOptions): Promise<Nats> => {
   const jsm = await jetstreamManager(nc, { timeout: 2000 })
-  try {
-    await jsm.streams.info(n.stream)
-  } catch (error) {
-    if (!streamMissing(error)) throw error
-    await jsm.streams.add({ name: n.stream, subjects: [`${n.prefix}.ev.>`], num_replicas: options.replicas, duplicate_window: 120_000_000_000 })
-  }
   const kvm = new Kvm(nc)
+  await ensure(jsm, kvm, n, options)
   // An existing bucket is bound as it is (the first process's replicas and lease TTL hold).
-  const bucket = (name: string, ttl = 0) => jsm.streams.info(`KV_${name}`).then(
-    () => kvm.open(name),
-    (error: unknown) => {
-      if (!streamMissing(error)) throw error
-      return kvm.create(name, { history: 1, replicas: options.replicas, ...(ttl ? { ttl } : {}) })
-    })
-  const [sessions, owners, leases, requests, snapshots] = await Promise.all([
-    bucket(n.sessions), bucket(n.owners, options.leaseMs), bucket(n.leases), bucket(n.requests, REQUEST_TTL_MS), bucket(n.snapshots),
-  ])
-  return { nc, js: jetstream(nc, { timeout: 2000 }), jsm, sessions, owners, leases, requests, snapshots, maxPayload: nc.info?.max_payload ?? 1024 * 1024 }
+  const [sessions, owners, leases, requests, snapshots] = await Promise.all([n.sessions, n.owners, n.leases, n.requests, n.snapshots].map((name) => kvm.open(name)))
+  let repairing: Promise<string[]> | null = null
+  return {
+    nc, js: jetstream(nc, { timeout: 2000 }), jsm, sessions, owners, leases, requests, snapshots, maxPayload: nc.info?.max_payload ?? 1024 * 1024,
+    repair: () => (repairing ??= ensure(jsm, kvm, n, options).finally(() => (repairing = null))),
+  }
 }

@@ -5,6 +5,8 @@
 // moves the stream's leader (it sees a replica that no longer grows), so a watchdog compares the
 // session's last event with the last delivered now and then, and starts a new consumer from there
 // when nothing came although the log grew. Events are counted by seq: none is skipped or repeated.
+// A follow of a session that is deleted ends with NOT_FOUND (the watchdog finds its record gone or
+// made again; a message starting the log over is a new session's), never going on into a new one.
 import { Observable } from 'rxjs'
 import { sleep } from '../core/abort.js'
 import { AgentError } from '../core/errors.js'
@@ -25,10 +27,20 @@ export const follow = (nats: () => Promise<Nats>, n: Names, session_id: string, 
     const signal: { stopped: boolean; stop?: () => void } = { stopped: false }
     const key = keyOf(session_id)
     let expected = fromSeq + 1
+    /** The stream position of the last message seen (a message after it that starts at event 1 is a new session's). */
+    let lastStreamSeq = 0
     let progressed = true
     let restarting = false
+    /** The revision of the session's record when the follow began: a delete removes it, a session created again under the id has another. */
+    let record = 0
+    const deleted = () => new AgentError('NOT_FOUND', `Session ${session_id} was deleted while it was followed; its follow ends here (a session created again under its id is another one: follow it anew).`, { session_id, deleted: true })
+    const sameSession = async (c: Nats) => {
+      const entry = await c.sessions.get(key)
+      return !!entry && entry.operation === 'PUT' && entry.revision === record
+    }
     const run = async () => {
       const c = await nats()
+      record = (await c.sessions.get(key).catch(() => null))?.revision ?? 0
       let { position } = await loadInfo(c, n, session_id, key)
       let failingSince = 0
       while (!signal.stopped) {
@@ -51,6 +63,9 @@ export const follow = (nats: () => Promise<Nats>, n: Names, session_id: string, 
       if (signal.stopped) return
       restarting = false
       await consume(c, n, key, start, (m) => {
+        // A message that starts the log over: the session was deleted and created again.
+        if (m.first < expected && m.seq > lastStreamSeq && lastStreamSeq > 0 && m.first === 1) throw deleted()
+        lastStreamSeq = Math.max(lastStreamSeq, m.seq)
         if (m.last < expected) return
         if (m.first > expected) throw damaged(session_id, m.first, `event ${expected} is missing (the next stored is ${m.first})`)
         for (const event of parseMessage(session_id, m.body, m.first, expected - 1)) {
@@ -71,12 +86,19 @@ export const follow = (nats: () => Promise<Nats>, n: Names, session_id: string, 
         quiet = 0
         return
       }
-      if (++tick % Math.min(2 ** quiet, 16) !== 0) return
-      void nats().then((c) => lastPosition(c, n, key)).then((last) => {
-        if (!last || last.last < expected || progressed || signal.stopped) return void quiet++
+      if (++tick % Math.min(2 ** quiet, 8) !== 0) return
+      void nats().then(async (c) => {
+        const [last, same] = await Promise.all([lastPosition(c, n, key), sameSession(c)])
+        if (signal.stopped) return
+        if (!same) {
+          signal.stopped = true
+          signal.stop?.()
+          return subscriber.error(deleted())
+        }
+        if (!last || last.last < expected || progressed) return void quiet++
         restarting = true
         signal.stop?.()
-      }, () => undefined)
+      }).catch(() => undefined)
     }, WATCHDOG_MS)
     watchdog.unref?.()
     run().catch((error: unknown) => subscriber.error(unavailable(error, `following session ${session_id}`)))

@@ -5,12 +5,13 @@
 // is routed to it (routing.ts); any process follows any session (follow.ts); `orphans` finds the
 // running sessions a dead owner left (for the hub's sweeper). With `replicas: 3`
 // on a three-node cluster, every acknowledged event survives the loss of a node.
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import type { NatsConnection } from '@nats-io/transport-node'
 import { AgentError, describe } from '../core/errors.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
 import { pgLog, type PgLog } from '../postgres/log.js'
 import type { CommitInfo } from '../postgres/writer.js'
-import { checkMetadata, checkPage, checkSessionId, encodeCursor, pageFrom, sessionBusy, sessionExists, type Cursor } from '../stores/sessions.js'
+import { checkMetadata, checkPage, checkSessionId, encodeCursor, pageFrom, sessionBusy, sessionExists, type Cursor, newSessionId } from '../stores/sessions.js'
 import { replay } from '../../reducers/root.js'
 import { connectNats, type Nats } from './connection.js'
 import { isConflict, unavailable } from './errors.js'
@@ -47,9 +48,15 @@ export interface NatsStore extends SessionStore {
   migrate(): Promise<number[]>
 }
 
+const NATS_OPTION_KEYS = optionKeys<NatsStoreOptions>({
+  servers: true, connection: true, name: true, replicas: true, leaseMs: true, snapshots: true, onCommit: true, onSnapshotIgnored: true,
+})
+
 const checkOptions = (options: NatsStoreOptions) => {
   if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `natsStore expects { servers } or { connection }; received ${describe(options)}.`)
+  checkKnownKeys('natsStore', options, NATS_OPTION_KEYS)
   const { servers, connection, replicas = 1, leaseMs = 3000, snapshots } = options
+  if (typeof snapshots === 'object' && snapshots !== null) checkKnownKeys('natsStore snapshots', snapshots, ['every'])
   if (!servers === !connection) throw new AgentError('INVALID_OPTION', 'natsStore: give exactly one of servers ("nats://host:4222", or a list) and connection (a NatsConnection).')
   const list = Array.isArray(servers) ? servers : servers === undefined ? [] : [servers]
   for (const s of list) if (typeof s !== 'string' || !/^(nats|tls|wss?):\/\/|^[\w.-]+:\d+$/.test(s))
@@ -75,7 +82,8 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
     return connecting
   }
   const owned = new Map<string, PgLog | null>()
-  const lease = new Lease(nats, n, leaseMs, (error) => {
+  const lease = new Lease(nats, n, leaseMs, (error, session_id) => {
+    if (session_id !== undefined) return owned.get(session_id)?.fail(error)
     for (const log of owned.values()) log?.fail(error)
   })
   const writer = new Writer(() => connected!, n, options.onCommit)
@@ -89,6 +97,16 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
     return checkSessionId(session_id)
   }
 
+  /** `run`, once more after the stream or buckets an operator deleted were made again (else its failure as it was). */
+  const repairing = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run()
+    } catch (error) {
+      if ((error as AgentError)?.code !== 'LOG_UNAVAILABLE' || !connected || (await connected.repair().catch(() => [])).length === 0) throw error
+      return run()
+    }
+  }
+
   const open = async (session_id: string): Promise<PgLog> => {
     const id = check(session_id)
     if (owned.has(id)) throw sessionBusy(id, 'another agent in this process', true)
@@ -96,7 +114,7 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
     let locked = false
     try {
       const c = await nats()
-      locked = await lease.lock(id)
+      locked = await repairing(() => lease.lock(id))
       if (!locked) throw sessionBusy(id, 'another process')
       const key = keyOf(id)
       const info = await loadInfo(c, n, id, key)
@@ -105,10 +123,13 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       const log: PgLog = pgLog({
         session_id: id, snapshot, events, status: info.status, every,
         schedule: (l) => writer.schedule(l),
-        release: async () => {
+        confirm: () => lease.confirm(id),
+        // A log that failed here (its reply cut: too large an event, the server away too long) is let
+        // go as abandoned, so a sweeper (of any process) closes its reply instead of leaving it running.
+        release: async (failure) => {
           writer.remove(log)
           owned.delete(id)
-          await lease.unlock(id)
+          await lease.unlock(id, failure !== null)
         },
       })
       writer.add(log, info.position?.streamSeq ?? 0)
@@ -149,15 +170,17 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       return page.length > limit ? { items, next: encodeCursor(page[limit - 1]) } : { items }
     },
     async create(o = {}) {
-      const id = check(o.session_id ?? crypto.randomUUID())
+      const id = check(o.session_id ?? newSessionId())
       const metadata = checkMetadata(o.metadata)
       const c = await nats()
-      try {
-        await c.sessions.create(keyOf(id), sessionRecord(id, metadata))
-      } catch (error) {
-        if (isConflict(error) || /exists/i.test((error as Error)?.message ?? '')) throw sessionExists(id)
-        throw unavailable(error, `creating session ${id}`)
-      }
+      await repairing(async () => {
+        try {
+          await c.sessions.create(keyOf(id), sessionRecord(id, metadata))
+        } catch (error) {
+          if (isConflict(error) || /exists/i.test((error as Error)?.message ?? '')) throw sessionExists(id)
+          throw unavailable(error, `creating session ${id}`)
+        }
+      })
       return info(id)
     },
     async read(session_id, { fromSeq = 0 } = {}) {
@@ -177,12 +200,18 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
       const snapshot = every ? await loadSnapshot(c, n, id, key, last_seq) : null
       return replay(await readEvents(c, n, id, key, snapshot?.seq ?? 0, position), snapshot?.state)
     },
+    // Under the session's lease, reserved in `owned` first (as an open is): an open in this process
+    // (a sub-agent's, which goes to the store directly) is refused until the delete is over, and
+    // then finds nothing (NOT_FOUND); an open elsewhere finds the lease held.
     async delete(session_id) {
       const id = check(session_id)
       if (owned.has(id)) throw sessionBusy(id, 'an agent in this process', true)
-      const c = await nats()
-      if (!(await lease.lock(id))) throw sessionBusy(id, 'another process')
+      owned.set(id, null)
+      let locked = false
       try {
+        const c = await nats()
+        locked = await repairing(() => lease.lock(id))
+        if (!locked) throw sessionBusy(id, 'another process')
         const key = keyOf(id)
         await loadInfo(c, n, id, key)
         await attempt(`deleting session ${id}`, async () => {
@@ -194,7 +223,8 @@ export const natsStore = (options: NatsStoreOptions): NatsStore => {
           await c.sessions.purge(key)
         })
       } finally {
-        await lease.unlock(id)
+        if (locked) await lease.unlock(id)
+        owned.delete(id)
       }
     },
     // Running sessions whose lease names an owner that is gone. The leases bucket holds only the

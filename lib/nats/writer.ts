@@ -11,7 +11,7 @@ import { AgentError } from '../core/errors.js'
 import type { Batch, CommitInfo, Writable } from '../postgres/writer.js'
 import type { Nats } from './connection.js'
 import { isConflict, unavailable } from './errors.js'
-import { FIRST, LAST, snapshotRecord, STATUS } from './load.js'
+import { FIRST, LAST, lastPosition, snapshotRecord, STATUS } from './load.js'
 import { keyOf, type Names } from './names.js'
 
 /** Room kept for a message's headers under the payload limit. */
@@ -57,7 +57,7 @@ export class Writer {
         try {
           for (const chunk of this.chunks(batch)) writing.lastStreamSeq = await this.publish(chunk, writing)
         } catch (error) {
-          log.fail(this.refusal(error, batch))
+          log.fail(await this.refusal(error, batch, writing))
           return
         }
         this.onCommit?.({ sessions: 1, events: batch.bodies.length, ms: performance.now() - started })
@@ -106,15 +106,20 @@ export class Writer {
         return ack.seq
       } catch (error) {
         if (isConflict(error) || Date.now() > deadline || this.nats().nc.isClosed()) throw error
+        // The stream deleted by an operator: made again (empty), the publish is then refused as purged.
+        await this.nats().repair().catch(() => undefined)
         await sleep(200)
       }
     }
   }
 
-  private refusal(error: unknown, batch: Batch): AgentError {
-    if (isConflict(error))
-      return new AgentError('LOG_CONFLICT', `Session ${batch.session_id} was appended to by another writer before event ${batch.firstSeq} (this process lost its lease and another took the session over). The events after ${batch.firstSeq - 1} that this process held were not stored; reopen the session.`, { session_id: batch.session_id })
-    return unavailable(error, `appending to session ${batch.session_id}`)
+  /** What refused the batch, named: another writer, or events removed behind the store's back (the subject's last message is older than the last this log wrote). */
+  private async refusal(error: unknown, batch: Batch, writing: Writing): Promise<AgentError> {
+    if (!isConflict(error)) return unavailable(error, `appending to session ${batch.session_id}`)
+    const last = await lastPosition(this.nats(), this.n, keyOf(batch.session_id)).catch(() => undefined)
+    if (last !== undefined && (last?.streamSeq ?? 0) < writing.lastStreamSeq)
+      return new AgentError('LOG_CONFLICT', `The events of session ${batch.session_id} were removed from the stream behind the store's back (a purge of the stream ${this.n.stream} or of the session's subject, or the stream deleted), so event ${batch.firstSeq} and those after it were not stored. Restore the stream from a backup, or delete the session (agentlog export first keeps what this process still holds).`, { session_id: batch.session_id, purged: true })
+    return new AgentError('LOG_CONFLICT', `Session ${batch.session_id} was appended to by another writer before event ${batch.firstSeq} (this process lost its lease and another took the session over). The events after ${batch.firstSeq - 1} that this process held were not stored; reopen the session.`, { session_id: batch.session_id })
   }
 
   /** Snapshots are a cache: one that cannot be written (too large, the server away) is skipped. */

@@ -2,7 +2,7 @@
 // `metadata.trace_context` continues, and the active span's context for the `traceContext` reply option.
 import { context, ROOT_CONTEXT, trace, createTraceState, type Context, type SpanContext } from '@opentelemetry/api'
 import type { AgentEvent } from '../core/events.js'
-import { parseTraceparentParts, type TraceContext } from './traceparent.js'
+import { parseTraceparentParts, type TraceContext } from '../core/traceparent.js'
 
 /** The remote span context a `traceparent` names, or null when it is not a valid version-00 value. */
 export const parseTraceparent = (traceparent: string, tracestate?: string): SpanContext | null => {

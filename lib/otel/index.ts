@@ -4,8 +4,8 @@
 // the server's metrics. @opentelemetry/api is an optional peer dependency, needed only here.
 export { traceLog, type TraceLogOptions } from './traceLog.js'
 export { currentTraceContext, parseTraceparent, formatTraceContext } from './context.js'
-export type { TraceContext } from './traceparent.js'
+export type { TraceContext } from '../core/traceparent.js'
 export { AGENTLOG, GEN_AI, type InterruptSource } from './attributes.js'
-export type { TraceOptions } from './settings.js'
+export { DEFAULT_MAX_CONTENT_LENGTH, type TraceOptions } from './settings.js'
 export { instrument, INSTRUMENTATION_SCOPE, type InstrumentOptions, type Instrumentation } from './instrument.js'
 export { instrumentServer, type ServerInstrumentOptions } from './server.js'

@@ -8,7 +8,7 @@
 // detached once its reply ends, so the tree is one trace and nothing is kept per finished child.
 import { metrics, trace, INVALID_SPAN_CONTEXT, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api'
 import type { Agent } from '../agent/agent.js'
-import { AgentError } from '../core/errors.js'
+import { AgentError, describe } from '../core/errors.js'
 import type { AgentEvent } from '../core/events.js'
 import type { Hub } from '../hub/types.js'
 import { childLinked$, childLinks } from '../subagents/links.js'
@@ -38,6 +38,9 @@ export const instrument = (target: Agent | Hub, options: InstrumentOptions = {})
     throw new AgentError('INVALID_OPTION', 'instrument: tracerProvider must be an OpenTelemetry TracerProvider (e.g. new BasicTracerProvider({ spanProcessors })); leave it out to use the global one.')
   if (options.meterProvider !== undefined && typeof options.meterProvider?.getMeter !== 'function')
     throw new AgentError('INVALID_OPTION', 'instrument: meterProvider must be an OpenTelemetry MeterProvider (e.g. new MeterProvider({ readers })); leave it out to use the global one.')
+  const { maxContentLength } = options
+  if (maxContentLength !== undefined && !(Number.isInteger(maxContentLength) && maxContentLength >= 1))
+    throw new AgentError('INVALID_OPTION', `instrument: maxContentLength must be a whole number of characters, at least 1; received ${describe(maxContentLength)}.`)
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE)
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE)
   const base: TraceSettings = { ...options, tracer, observer: agentMetrics(meter, options.providerName) }

@@ -7,7 +7,7 @@ import { SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Sp
 import type { AgentEvent, EventOf } from '../core/events.js'
 import { AGENTLOG, GEN_AI, usageAttributes, type InterruptSource, type UsageFields } from './attributes.js'
 import { childSessionOf } from './links.js'
-import type { TraceSettings } from './settings.js'
+import { DEFAULT_MAX_CONTENT_LENGTH, type TraceSettings } from './settings.js'
 
 interface Stop { source: InterruptSource; at: number }
 type Cause = { kind: 'interrupt'; stop: Stop } | { kind: 'error'; type: string }
@@ -30,7 +30,7 @@ export class ReplyTrace {
   private held: ((cause: Cause) => void)[] = []
   /** The time of the first closing event held for its cause (a crash's close happens there). */
   private heldAt: number | null = null
-  private readonly content: { text: string; args: Map<string, string>; results: Map<string, string> } | null
+  private readonly content: { text: string; args: Map<string, string>; results: Map<string, string>; max: number } | null
 
   constructor(
     private readonly settings: TraceSettings,
@@ -40,7 +40,7 @@ export class ReplyTrace {
     /** Where the reply's segments hang: the recorded trace context, a sub-agent's parent tool span, or a new trace. */
     private readonly parent: Context,
   ) {
-    this.content = settings.captureContent ? { text: '', args: new Map(), results: new Map() } : null
+    this.content = settings.captureContent ? { text: '', args: new Map(), results: new Map(), max: settings.maxContentLength ?? DEFAULT_MAX_CONTENT_LENGTH } : null
   }
 
   /** The reply starts (REPLY_START) with the input that asked for it. */
@@ -100,7 +100,7 @@ export class ReplyTrace {
       case 'REQUIRE_USER_CONFIRM':
       case 'REQUIRE_EXTERNAL_EXECUTION':
         for (const call of event.tool_calls) this.waiting.add(call.id)
-        if (this.content) for (const call of event.tool_calls) if (!this.content.args.get(call.id)) this.content.args.set(call.id, call.input)
+        if (this.content) for (const call of event.tool_calls) if (!this.content.args.get(call.id)) this.content.args.set(call.id, grown('', call.input, this.content.max))
         return
       case 'USER_CONFIRM_RESULT':
         for (const result of event.confirm_results) this.waiting.delete(result.tool_call.id)
@@ -112,14 +112,14 @@ export class ReplyTrace {
         this.segment?.addEvent(AGENTLOG.compactedEvent, { [GEN_AI.requestModel]: event.model_name, ...usageAttributes(event) }, at.time)
         return
       case 'TEXT_BLOCK_DELTA':
-        if (this.content) this.content.text += event.delta
+        if (this.content) this.content.text = grown(this.content.text, event.delta, this.content.max)
         return
       case 'TOOL_CALL_DELTA':
-        if (this.content) this.content.args.set(event.tool_call_id, (this.content.args.get(event.tool_call_id) ?? '') + event.delta)
+        if (this.content) this.content.args.set(event.tool_call_id, grown(this.content.args.get(event.tool_call_id) ?? '', event.delta, this.content.max))
         return
       case 'TOOL_RESULT_TEXT_DELTA':
       case 'TOOL_RESULT_DATA_DELTA':
-        if (this.content) this.content.results.set(event.tool_call_id, (this.content.results.get(event.tool_call_id) ?? '') + (event.type === 'TOOL_RESULT_TEXT_DELTA' ? event.delta : `[${event.media_type}]`))
+        if (this.content) this.content.results.set(event.tool_call_id, grown(this.content.results.get(event.tool_call_id) ?? '', event.type === 'TOOL_RESULT_TEXT_DELTA' ? event.delta : `[${event.media_type}]`, this.content.max))
         return
     }
   }
@@ -141,7 +141,7 @@ export class ReplyTrace {
       span.setAttribute(GEN_AI.errorType, event.error.type)
       span.setStatus({ code: SpanStatusCode.ERROR, message: event.error.message })
     }
-    if (this.content) span.setAttribute(GEN_AI.outputMessages, messages('assistant', this.content.text, reason))
+    if (this.content) span.setAttribute(GEN_AI.outputMessages, messages('assistant', cut(this.content.text, this.content.max), reason))
     span.end(at.time)
     this.segment = null
     this.settings.observer?.replyEnded?.(reason, this.agent)
@@ -171,7 +171,7 @@ export class ReplyTrace {
     }
     if (resumed) attributes[AGENTLOG.waitedMs] = at.time - resumed.at
     const link = resumed && trace.isSpanContextValid(resumed.span) ? [{ context: resumed.span, attributes: { [AGENTLOG.reply]: this.reply_id } }] : null
-    if (this.content && input?.type === 'USER_MESSAGE') attributes[GEN_AI.inputMessages] = JSON.stringify([{ role: input.msg.role, parts: [{ type: 'text', content: textOf(input.msg.content) }] }])
+    if (this.content && input?.type === 'USER_MESSAGE') attributes[GEN_AI.inputMessages] = JSON.stringify([{ role: input.msg.role, parts: [{ type: 'text', content: cut(textOf(input.msg.content), this.content.max) }] }])
     const span = this.settings.tracer.startSpan(`invoke_agent ${this.agent}`, {
       kind: SpanKind.INTERNAL, startTime: at.time, attributes, ...(link ? { links: link } : {}),
     }, parent)
@@ -226,7 +226,7 @@ export class ReplyTrace {
         [GEN_AI.operation]: 'execute_tool', [GEN_AI.toolName]: event.tool_call_name, [GEN_AI.toolCallId]: event.tool_call_id, [GEN_AI.toolType]: 'function',
         [AGENTLOG.session]: this.session_id, [AGENTLOG.reply]: this.reply_id, [AGENTLOG.seqStart]: at.seq,
         ...(child ? { [AGENTLOG.childSession]: child } : {}),
-        ...(this.content?.args.has(event.tool_call_id) ? { [GEN_AI.toolArguments]: this.content.args.get(event.tool_call_id)! } : {}),
+        ...(this.content?.args.has(event.tool_call_id) ? { [GEN_AI.toolArguments]: cut(this.content.args.get(event.tool_call_id)!, this.content.max) } : {}),
       },
     }, this.segmentContext)
     this.tools.set(event.tool_call_id, { span, start: at.time, name: event.tool_call_name })
@@ -240,7 +240,7 @@ export class ReplyTrace {
     const finish = (cause: Cause | null) => {
       const state = cause?.kind === 'error' ? 'error' : event.state
       run.span.setAttributes({ [AGENTLOG.resultState]: state, [AGENTLOG.seqEnd]: at.seq })
-      if (this.content?.results.has(event.tool_call_id)) run.span.setAttribute(GEN_AI.toolResult, this.content.results.get(event.tool_call_id)!)
+      if (this.content?.results.has(event.tool_call_id)) run.span.setAttribute(GEN_AI.toolResult, cut(this.content.results.get(event.tool_call_id)!, this.content.max))
       if (cause?.kind === 'interrupt') this.interruptEvent(run.span, cause.stop)
       if (state === 'denied') run.span.addEvent(AGENTLOG.deniedEvent, {}, at.time)
       if (state === 'error') {
@@ -272,6 +272,12 @@ export class ReplyTrace {
 
 const textOf = (content: string | { type: string; text?: string }[]): string =>
   typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text ?? '' : '')).join('')
+
+/** A recorded text grown by `delta`, keeping at most one character past `max` (enough to know it must be cut): memory stays bounded however long the reply. */
+const grown = (text: string, delta: string, max: number): string => (text.length > max ? text : text + delta.slice(0, max + 1 - text.length))
+
+/** The text as an attribute holds it: at most `max` characters, and a note when cut. */
+const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}… [cut at ${max} characters]` : text)
 
 const messages = (role: string, text: string, finish_reason: string) =>
   JSON.stringify([{ role, parts: [{ type: 'text', content: text }], finish_reason }])

@@ -3,6 +3,7 @@
 // event streams (/events), counted from the response until its body ends or the client leaves.
 // Trace context: the server itself passes a request's `traceparent` to the reply it starts.
 import { metrics, type MeterProvider } from '@opentelemetry/api'
+import { matchedRoute } from '../server/routes.js'
 import { INSTRUMENTATION_SCOPE } from './instrument.js'
 
 type Handler = ((request: Request) => Promise<Response>) & { readonly authenticated?: boolean }
@@ -11,6 +12,9 @@ export interface ServerInstrumentOptions {
   /** Default: the global meter provider. */
   meterProvider?: MeterProvider
 }
+
+/** The methods the conventions name; any other is recorded as `_OTHER` (a client cannot make new series). */
+const METHODS: ReadonlySet<string> = new Set(['CONNECT', 'DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT', 'TRACE'])
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]
 
@@ -24,24 +28,19 @@ export const instrumentServer = <H extends Handler>(handler: H, options: ServerI
   const streams = meter.createUpDownCounter('agentlog.server.open_event_streams', { description: 'Event streams (/events) open', unit: '{stream}' })
   const wrapped = async (request: Request): Promise<Response> => {
     const started = performance.now()
-    const route = routeOf(request)
+    // The matched template (the conventions' http.route); a path that matches no route has none, so junk paths make no series.
+    const route = matchedRoute(request.method, new URL(request.url).pathname)
     let status = 500
     try {
       const response = await handler(request)
       status = response.status
-      const open = response.ok && response.body ? (route.endsWith('/events') ? streams : route.endsWith('/replies') || route.endsWith('/ag-ui') ? replies : null) : null
+      const open = response.ok && response.body && route ? (route.endsWith('/events') ? streams : route.endsWith('/replies') || route.endsWith('/ag-ui') ? replies : null) : null
       return open ? watchBody(response, open) : response
     } finally {
-      duration.record((performance.now() - started) / 1000, { 'http.request.method': request.method, 'http.route': route, 'http.response.status_code': status })
+      duration.record((performance.now() - started) / 1000, { 'http.request.method': METHODS.has(request.method) ? request.method : '_OTHER', ...(route ? { 'http.route': route } : {}), 'http.response.status_code': status })
     }
   }
   return Object.assign(wrapped, { authenticated: handler.authenticated }) as unknown as H
-}
-
-/** The route with session ids replaced, as createServer names its routes (/sessions/:id/replies). */
-const routeOf = (request: Request): string => {
-  const parts = new URL(request.url).pathname.split('/').filter(Boolean)
-  return `/${parts.map((p, i) => (i === 1 && parts[0] === 'sessions' ? ':id' : p)).join('/')}`
 }
 
 /** The same response, counting it open on `counter` until its body ends, fails or is cancelled. */

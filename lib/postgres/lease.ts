@@ -11,6 +11,8 @@ export class Lease {
   private client: PoolClient | null = null
   private connecting: Promise<PoolClient> | null = null
   private closed = false
+  /** The backend pid of the lease connection (read when it connects), whose advisory locks are the leases. */
+  private backend: number | null = null
   /** One statement at a time on the connection (node-postgres queues, but will stop doing so). */
   private queue: Promise<void> = Promise.resolve()
 
@@ -23,10 +25,11 @@ export class Lease {
   private connect(): Promise<PoolClient> {
     if (this.closed) return Promise.reject(new AgentError('CLOSED', 'The session store is closed; create a new one.'))
     if (this.client) return Promise.resolve(this.client)
-    this.connecting ??= this.pool.connect().then((client) => {
+    this.connecting ??= this.pool.connect().then(async (client) => {
       const lost = (error: unknown) => this.lost(client, error ?? new Error('Connection terminated'))
       client.on('error', lost)
       client.on('end', () => lost(new Error('Connection terminated')))
+      this.backend = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid
       this.client = client
       this.connecting = null
       return client
@@ -40,6 +43,7 @@ export class Lease {
   private lost(client: PoolClient, error: unknown) {
     if (this.client !== client) return
     this.client = null
+    this.backend = null
     client.release(true)
     this.onLost(unavailable(error, 'holding the sessions\' leases (the connection was lost; every reply it carried ends here)'))
   }
@@ -70,6 +74,30 @@ export class Lease {
   async unlock(session_id: string): Promise<void> {
     if (!this.client) return // the connection is gone, and its locks with it
     await this.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [leaseKey(this.schema, session_id)], `releasing the lease of session ${session_id}`).catch(() => undefined)
+  }
+
+  /**
+   * Proves the session's advisory lock is still held by the lease connection's backend: asked of
+   * pg_locks through the pool, so it never waits behind the lease connection's writes (a slow
+   * commit must not hold back a model call). A lock that is gone means the connection died unseen:
+   * every owned log fails.
+   */
+  async confirm(session_id: string): Promise<void> {
+    const client = this.client
+    const backend = this.backend
+    if (!client || backend === null) throw new AgentError('LOG_UNAVAILABLE', `The lease connection is gone; session ${session_id} may be owned by another process now; reopen it.`, { session_id })
+    let held: boolean
+    try {
+      const { rows } = await this.pool.query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND pid = $1
+        AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($2, 0)) AS held`, [backend, leaseKey(this.schema, session_id)])
+      held = rows[0].held
+    } catch (error) {
+      throw unavailable(error, `proving this process still holds the lease of session ${session_id}`)
+    }
+    if (held) return
+    const error = new AgentError('LOG_CONFLICT', `This process no longer holds the lease of session ${session_id} (its lease connection lost its locks unseen); another process may own it now. Nothing more of it is done here; reopen the session.`, { session_id })
+    this.lost(client, error)
+    throw error
   }
 
   /** The backend pid of the lease connection (specs terminate it), or null when not connected. */

@@ -25,7 +25,10 @@ export interface PgLogInit {
   /** Snapshots every this many events (0: none). */
   every: number
   schedule(log: Writable): void
-  release(): Promise<void>
+  /** The log is closed; `failure`: it had failed (its reply cut here), or null. */
+  release(failure: AgentError | null): Promise<void>
+  /** Proves this process still owns the session before a side effect (LogStore.confirm); absent: nothing to prove. */
+  confirm?(): Promise<void> | null
 }
 
 export interface PgLog extends LogStore, Writable {
@@ -54,6 +57,15 @@ export const pgLog = (init: PgLogInit): PgLog => {
   const read = (fromSeq: number): AgentEvent[] => {
     if (fromSeq >= base) return tail.slice(fromSeq - base)
     throw new AgentError('LOG_UNAVAILABLE', `Events 1-${base} of session ${session_id} were not loaded (it was opened from its snapshot at event ${base}); read them with await store.read('${session_id}').`, { session_id })
+  }
+
+  /** A proof that fails fails the log too (a side effect must not start on a log another process may own). */
+  const confirmed = (proof: Promise<void> | null): Promise<void> | null => {
+    if (failure) return Promise.reject(failure)
+    return proof && proof.catch((error: unknown) => {
+      log.fail(error instanceof AgentError ? error : new AgentError('LOG_UNAVAILABLE', `Session ${session_id}: could not prove this process still owns it: ${describe(error)}.`, { session_id }))
+      throw failure ?? error
+    })
   }
 
   const log: PgLog = {
@@ -88,6 +100,7 @@ export const pgLog = (init: PgLogInit): PgLog => {
       return appended.subscribe(subscriber)
     }),
     snapshot: () => (folded ? { seq: folded.seq, state: folded.state } : null),
+    ...(init.confirm ? { confirm: () => confirmed(init.confirm!()) } : {}),
     flush() {
       if (failure) return Promise.reject(failure)
       const upTo = length()
@@ -146,7 +159,7 @@ export const pgLog = (init: PgLogInit): PgLog => {
         // The failure was reported to the agent; what was not committed is not claimed as stored.
       } finally {
         appended.complete()
-        await init.release()
+        await init.release(failure)
       }
     },
   }

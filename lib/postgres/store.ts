@@ -3,10 +3,11 @@
 // writer.ts); one LISTEN connection wakes followers and routed requests (listener.ts, follow.ts,
 // routing.ts). `migrate()` creates or upgrades the tables. Pass the application's `pg.Pool`, or a
 // connection string (the store then makes a pool and ends it on close).
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import pg, { type Pool } from 'pg'
 import { AgentError, describe } from '../core/errors.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
-import { checkMetadata, checkPage, checkSessionId, pageOf, sessionBusy, sessionExists } from '../stores/sessions.js'
+import { checkMetadata, checkPage, checkSessionId, pageOf, sessionBusy, sessionExists, newSessionId } from '../stores/sessions.js'
 import { replay } from '../../reducers/root.js'
 import { Followers } from './follow.js'
 import { Lease } from './lease.js'
@@ -42,9 +43,13 @@ export interface PostgresStore extends SessionStore {
   leasePid(): Promise<number>
 }
 
+const POSTGRES_OPTION_KEYS = optionKeys<PostgresStoreOptions>({ pool: true, connectionString: true, schema: true, snapshots: true, onCommit: true, onSnapshotIgnored: true })
+
 const checkOptions = (options: PostgresStoreOptions) => {
   if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `postgresStore expects { pool } or { connectionString }; received ${describe(options)}.`)
+  checkKnownKeys('postgresStore', options, POSTGRES_OPTION_KEYS)
   const { pool, connectionString, snapshots } = options
+  if (typeof snapshots === 'object' && snapshots !== null) checkKnownKeys('postgresStore snapshots', snapshots, ['every'])
   if (!pool === !connectionString) throw new AgentError('INVALID_OPTION', 'postgresStore: give exactly one of pool (a pg.Pool) and connectionString (postgres://user@host:port/database).')
   if (pool && typeof (pool as { connect?: unknown }).connect !== 'function') throw new AgentError('INVALID_OPTION', `postgresStore: pool must be a pg.Pool; received ${describe(pool)}.`)
   const max = (pool as { options?: { max?: number } } | undefined)?.options?.max
@@ -95,6 +100,9 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
       const log = pgLog({
         session_id: id, snapshot, events, status: info.status, every,
         schedule: (l) => writer.schedule(l),
+        // The lock goes with the lease connection, which a pause does not lose; its death between this
+        // proof (pg_locks, through the pool) and the side effect is the window that remains (README).
+        confirm: () => lease.confirm(id),
         release: async () => {
           owned.delete(id)
           await lease.unlock(id)
@@ -125,7 +133,7 @@ export const postgresStore = (options: PostgresStoreOptions): PostgresStore => {
       return pageOf(rows.map(toInfo), limit, (i) => ({ created_at: rows[i].started, session_id: rows[i].session_id }))
     },
     async create(o = {}) {
-      const id = check(o.session_id ?? crypto.randomUUID())
+      const id = check(o.session_id ?? newSessionId())
       const metadata = checkMetadata(o.metadata)
       const [row] = await query<Parameters<typeof toInfo>[0]>(pool, n, `creating session ${id}`,
         `INSERT INTO ${n.sessions} (session_id, metadata) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING ${SESSION_COLUMNS}`, [id, JSON.stringify(metadata)])

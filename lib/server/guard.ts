@@ -20,7 +20,7 @@ export const checkToken = (request: Request, token: string | undefined): void =>
   if (!safeEqual(given, token)) throw new AgentError('UNAUTHORIZED', 'The bearer token is not the one this server was started with.')
 }
 
-const ALLOWED_HEADERS = 'authorization, content-type, last-event-id, accept'
+const ALLOWED_HEADERS = 'authorization, content-type, last-event-id, accept, a2a-version, a2a-extensions'
 const METHODS = 'GET, POST, DELETE, OPTIONS'
 
 /** The CORS headers for a request from a listed origin (none for others). */

@@ -47,8 +47,21 @@ export const publicError = (error: unknown): { code: string; message: string; st
   if (!(error instanceof AgentError))
     return { code: 'INTERNAL', message: 'The server failed while handling the request; its own log has the details.', status: 500, internal: true }
   const status = statusOf(error.code)
+  const fixed = FIXED_MESSAGES[error.code]
+  if (fixed !== undefined) return { code: error.code, message: fixed, status, internal: true }
   const { message, scrubbed } = publicMessage(error.message)
   return { code: error.code, message, status, internal: status >= 500 || (scrubbed && !EDGE_REFUSALS.has(error.code)) }
+}
+
+/** Codes whose message names the server's own processes, hosts and files (a lock's holder): a client gets a fixed text, the server's log the full one. */
+const FIXED_MESSAGES: Partial<Record<AgentErrorCode, string>> = {
+  LOG_LOCKED: 'The session\'s log is open for writing by another writer (another process or agent of the server); retry later, or send the request through the hub. The server\'s log names the holder.',
+}
+
+/** A listed session's damage as a client may see it: its code, and its message like an error's (`internal`: the server's log should hear the full one). */
+export const publicDamage = (damage: { code: string; message: string }): { damage: { code: string; message: string }; internal: boolean } => {
+  const { message, internal } = publicError(new AgentError(damage.code as AgentErrorCode, damage.message))
+  return { damage: { code: damage.code, message }, internal: internal && message !== damage.message }
 }
 
 /** Refusals the server makes of the request itself: what they take out of a message is what the client sent. */

@@ -4,14 +4,17 @@
 // endpoint, and turns every refusal into JSON `{ code, message }` with its status (internals go to
 // the server's own log, not to the client). It holds no agent logic: the hub does the work.
 import { AgentError, messageOf } from '../core/errors.js'
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import type { Hub } from '../hub/types.js'
 import { runAgUi } from './agui.js'
+import { cardFacts, runA2a, serveCard, type A2aEndpoint, type A2aOptions } from './a2a/index.js'
 import { checkHost, checkOrigin, checkToken, corsHeaders, preflight } from './guard.js'
 import { json, publicError } from './http.js'
 import { counter, resolveLimits, type ServerLimits } from './limits.js'
 import * as native from './native.js'
 import { forkSession, sessionTools, type PageRoutesOptions } from './page.js'
 import { treeWaiting } from './tree.js'
+import { routeKey, type Route } from './routes.js'
 
 export interface ServerOptions {
   hub: Hub
@@ -30,6 +33,12 @@ export interface ServerOptions {
   limits?: Partial<ServerLimits>
   /** The hub's store and agent options: adds the web page's routes (a session's tools, fork). */
   page?: PageRoutesOptions
+  /**
+   * Serve each agent over A2A 1.0 too: the card at /.well-known/agent-card.json (public; with a
+   * token it declares a bearer scheme), JSON-RPC at POST /a2a. `true`: the card from the agent a new
+   * session gets; or its name, description and skills (docs/a2a.md).
+   */
+  a2a?: boolean | A2aOptions
 }
 
 /** The handler; `authenticated` says whether it requires a token (listen() checks it for public hosts). */
@@ -47,7 +56,14 @@ const segments = (pathname: string): string[] => {
   }
 }
 
-export const createServer = ({ hub, token, cors, hosts, limits: given, page, log = consoleLog }: ServerOptions): FetchHandler => {
+const SERVER_OPTION_KEYS = optionKeys<ServerOptions>({ hub: true, token: true, cors: true, hosts: true, log: true, limits: true, page: true, a2a: true })
+
+export const createServer = (options: ServerOptions): FetchHandler => {
+  if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', 'createServer needs { hub }: a hub from createHub({ store, agent }).')
+  checkKnownKeys('createServer', options, SERVER_OPTION_KEYS)
+  checkKnownKeys('createServer cors', options.cors, ['origins'])
+  checkKnownKeys('createServer page', options.page, ['store', 'agent'])
+  const { hub, token, cors, hosts, limits: given, page, a2a, log = consoleLog } = options
   if (!hub || typeof hub.session !== 'function') throw new AgentError('INVALID_OPTION', 'createServer needs { hub }: a hub from createHub({ store, agent }).')
   if (token !== undefined && (typeof token !== 'string' || token.length < 8))
     throw new AgentError('INVALID_OPTION', 'createServer: token must be a string of at least 8 characters.')
@@ -60,6 +76,11 @@ export const createServer = ({ hub, token, cors, hosts, limits: given, page, log
   const replies = counter('open replies in this process', limits.openReplies)
   const followers = counter('event streams on this session', limits.sseClientsPerSession)
   const streams = counter('open event streams in this process', limits.eventStreams)
+  if (a2a !== undefined && typeof a2a !== 'boolean' && (typeof a2a !== 'object' || a2a === null))
+    throw new AgentError('INVALID_OPTION', 'createServer: a2a must be true or { name?, description?, skills? }.')
+  let facts: ReturnType<typeof cardFacts> | null = null
+  const card = () => (facts ??= cardFacts(typeof a2a === 'object' ? a2a : {}, page?.agent ?? hub.agent))
+  const a2aOn = a2a !== undefined && a2a !== false
 
   const handle = async (request: Request): Promise<Response> => {
     const headers = corsHeaders(request, origins)
@@ -75,10 +96,14 @@ export const createServer = ({ hub, token, cors, hosts, limits: given, page, log
       checkHost(url, token, allowedHosts)
       if (request.method === 'OPTIONS') return preflight(request, origins)
       checkOrigin(request, url, origins)
+      const a2aCtx = (): A2aEndpoint => ({ hub, limits, replies, headers, report, card, bearer: token !== undefined })
+      // The agent card is public, as A2A expects (it says which scheme the calls need).
+      if (a2aOn && request.method === 'GET' && url.pathname === '/.well-known/agent-card.json') return await serveCard(a2aCtx(), url)
       checkToken(request, token)
       const ctx = { hub, limits, replies, followers, streams, headers, report }
+      if (a2aOn && url.pathname === '/a2a' && request.method === 'POST') return await runA2a(a2aCtx(), request)
       const parts = segments(url.pathname)
-      const route = `${request.method} /${parts.map((p, i) => (i === 1 && parts[0] === 'sessions' ? ':id' : p)).join('/')}`
+      const route = routeKey(request.method, parts) as Route
       const session = () => hub.session(parts[1])
       const pageRoutes = () => {
         if (page) return page

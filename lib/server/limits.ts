@@ -2,6 +2,7 @@
 // per-process ones with a coded refusal (LIMIT_REACHED, TOO_LARGE). Counters hold an entry only
 // while a session has open streams, so memory does not grow with the sessions served.
 import { AgentError } from '../core/errors.js'
+import { checkKnownKeys } from '../core/strictOptions.js'
 
 export interface ServerLimits {
   /** Largest request body, in bytes (default 1 MiB). */
@@ -25,6 +26,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
 }
 
 export const resolveLimits = (given: Partial<ServerLimits> = {}): ServerLimits => {
+  checkKnownKeys('createServer limits', given, Object.keys(DEFAULT_LIMITS))
   const limits = { ...DEFAULT_LIMITS, ...given }
   for (const [name, value] of Object.entries(limits))
     if (!(Number.isInteger(value) && value > 0)) throw new AgentError('INVALID_OPTION', `createServer: limits.${name} must be a whole number above 0; received ${String(value)}.`)

@@ -3,6 +3,7 @@
 // cancelled when the socket closes. It binds to 127.0.0.1 by default and refuses a public host for
 // a handler that requires no token. No request can take the process down (see `serve`), and a
 // body the handler did not read closes its connection after the answer.
+import { checkKnownKeys } from '../core/strictOptions.js'
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { Readable, type Duplex } from 'node:stream'
 import { AgentError } from '../core/errors.js'
@@ -21,9 +22,12 @@ export interface Listening {
   close(): Promise<void>
 }
 
-const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/
+/** The host names that only this machine reaches. */
+export const LOOPBACK = /^(127(\.\d{1,3}){3}|::1|localhost)$/
 
-export const listen = async (handler: FetchHandler, { port = 8787, host = '127.0.0.1' }: ListenOptions = {}): Promise<Listening> => {
+export const listen = async (handler: FetchHandler, options: ListenOptions = {}): Promise<Listening> => {
+  checkKnownKeys('listen', options, ['port', 'host'])
+  const { port = 8787, host = '127.0.0.1' } = options
   if (!LOOPBACK.test(host) && !handler.authenticated)
     throw new AgentError('INVALID_OPTION', `listen: host ${host} is reachable from other machines; create the server with a token (createServer({ hub, token })) or bind to 127.0.0.1.`)
   const server = createHttpServer((req, res) => serve(handler, req, res, host))

@@ -6,10 +6,12 @@
 // does not stop it (it is drained in the background) and comes back on /events from the last id.
 // Events streams send history then live events from one follow(): no gap, no duplicate.
 import { SYNC_POINTS } from '../core/commitGate.js'
-import { AgentError } from '../core/errors.js'
+import { parentOf } from '../hub/nested.js'
+import { AgentError, type AgentErrorCode } from '../core/errors.js'
+import { checkKnownKeys } from '../core/strictOptions.js'
 import type { AgentEvent, OutputEvent } from '../core/events.js'
 import type { Hub, SessionHandle } from '../hub/types.js'
-import { json, publicError, readJson } from './http.js'
+import { json, publicDamage, publicError, readJson } from './http.js'
 import { checkInputSize, type counter, type ServerLimits } from './limits.js'
 import { SSE_HEADERS, sseStream } from './sse.js'
 import { traceOptions } from './trace.js'
@@ -26,10 +28,25 @@ export interface NativeContext {
 }
 
 type Body = Record<string, unknown>
-const object = (value: unknown, what: string): Body => {
+/** A JSON object, with only the `known` fields when given (a misspelt field is refused, not ignored). */
+const object = (value: unknown, what: string, known?: readonly string[]): Body => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AgentError('INVALID_INPUT', `${what} must be a JSON object.`)
+  if (known) checkKnownKeys(what, value, known, 'INVALID_INPUT')
   return value as Body
 }
+
+/** The fields each body of the native API knows; any other is refused (INVALID_INPUT, 400). */
+export const BODY_FIELDS = {
+  createSession: ['session_id', 'metadata'],
+  reply: ['input', 'descendants'],
+  /** POST /input's shorthands (otherwise the body is the input itself, which the agent admits). */
+  input: ['approve', 'deny', 'submit', 'input', 'whilePaused', 'steer', 'queue', 'unqueue'],
+  interrupt: ['when', 'keepQueue'],
+  approve: ['tool_call_id', 'input'],
+  deny: ['tool_call_id', 'reason'],
+  submit: ['tool_call_id', 'result'],
+} as const satisfies Record<string, readonly string[]>
+const SHORTHANDS: readonly string[] = BODY_FIELDS.input
 const callId = (value: unknown, field: string): string => {
   const id = typeof value === 'string' ? value : (value as { tool_call_id?: unknown } | null)?.tool_call_id
   if (typeof id !== 'string' || !id) throw new AgentError('INVALID_INPUT', `${field} needs a tool call id: "${field}": "<id>" or { "tool_call_id": "<id>" }.`)
@@ -37,7 +54,10 @@ const callId = (value: unknown, field: string): string => {
 }
 
 export const createSession = async (ctx: NativeContext, request: Request): Promise<Response> => {
-  const body = object(await readJson(request, ctx.limits.bodyBytes, {}), 'The body of POST /sessions')
+  const body = object(await readJson(request, ctx.limits.bodyBytes, {}), 'The body of POST /sessions', BODY_FIELDS.createSession)
+  if (body.session_id !== undefined && typeof body.session_id !== 'string') throw new AgentError('INVALID_INPUT', 'session_id must be a string (or left out: the server makes one).')
+  if (body.metadata !== undefined && Object.hasOwn(object(body.metadata, 'metadata'), 'parent'))
+    throw new AgentError('INVALID_INPUT', 'metadata.parent is set by the hub when a sub-agent call creates a session; a client cannot set it.')
   const info = await ctx.hub.create({
     ...(typeof body.session_id === 'string' ? { session_id: body.session_id } : {}),
     ...(body.metadata !== undefined ? { metadata: object(body.metadata, 'metadata') } : {}),
@@ -50,7 +70,17 @@ export const listSessions = async (ctx: NativeContext, url: URL): Promise<Respon
   const after = url.searchParams.get('after')
   if (limit !== null && !/^[1-9]\d{0,3}$/.test(limit)) throw new AgentError('INVALID_INPUT', `limit must be a whole number from 1 to 9999; received ${JSON.stringify(limit)}.`)
   const page = await ctx.hub.list({ ...(limit ? { limit: Number(limit) } : {}), ...(after ? { after } : {}) })
-  return json(page, 200, ctx.headers)
+  // A damaged session's message may name the store's files or a lock's holder: the server's log hears it in full.
+  // A sub-agent's session names its parent, so a client can nest it under its root.
+  const items = page.items.map((item) => {
+    const parent = parentOf(item)
+    const listed = parent ? { ...item, parent } : item
+    if (!item.damage) return listed
+    const { damage, internal } = publicDamage(item.damage)
+    if (internal) ctx.report(new AgentError(item.damage.code as AgentErrorCode, item.damage.message, { session_id: item.session_id }))
+    return { ...listed, damage }
+  })
+  return json({ ...page, items }, 200, ctx.headers)
 }
 
 export const getState = async (ctx: NativeContext, handle: SessionHandle): Promise<Response> => json(await handle.state(), 200, ctx.headers)
@@ -74,7 +104,7 @@ export const deleteSession = async (ctx: NativeContext, session_id: string): Pro
 
 /** The Stop route: now, or `{ "when": "step" }` (after what runs now); `{ "keepQueue": true }` keeps the queue. Answers with the messages handed back. */
 export const interrupt = async (ctx: NativeContext, handle: SessionHandle, request: Request): Promise<Response> => {
-  const body = object(await readJson(request, ctx.limits.bodyBytes, {}), 'The body of POST /sessions/:id/interrupt')
+  const body = object(await readJson(request, ctx.limits.bodyBytes, {}), 'The body of POST /sessions/:id/interrupt', BODY_FIELDS.interrupt)
   const { queue } = await handle.interrupt({ ...(body.when !== undefined && { when: body.when as 'step' }), ...(body.keepQueue !== undefined && { keepQueue: body.keepQueue as boolean }) })
   const { status, reply_id, seq } = await handle.state()
   return json({ status, reply_id, seq, queue }, 200, ctx.headers)
@@ -98,16 +128,20 @@ const unqueueId = (value: unknown): string => {
 export const postInput = async (ctx: NativeContext, handle: SessionHandle, request: Request): Promise<Response> => {
   const body = object(await readJson(request, ctx.limits.bodyBytes), 'The body of POST /sessions/:id/input')
   checkInputSize(body, ctx.limits.messageBytes)
+  // A body that is neither a shorthand nor an input itself (a message has a role, an event a type) is refused by its fields.
+  if (Object.keys(body).some((key) => SHORTHANDS.includes(key)) || !('type' in body || 'role' in body)) checkKnownKeys('The body of POST /sessions/:id/input', body, SHORTHANDS, 'INVALID_INPUT')
   if (body.steer !== undefined || body.queue !== undefined || body.unqueue !== undefined) return talk(ctx, handle, body)
   let events: AgentEvent[]
   if (body.approve !== undefined) {
+    if (typeof body.approve === 'object') object(body.approve, 'approve', BODY_FIELDS.approve)
     const edited = (body.approve as { input?: unknown }).input
     events = await handle.approve(callId(body.approve, 'approve'), edited !== undefined ? { input: object(edited, 'approve.input') } : {})
   } else if (body.deny !== undefined) {
+    if (typeof body.deny === 'object') object(body.deny, 'deny', BODY_FIELDS.deny)
     const reason = (body.deny as { reason?: unknown }).reason
     events = await handle.deny(callId(body.deny, 'deny'), typeof reason === 'string' ? reason : undefined)
   } else if (body.submit !== undefined) {
-    const submit = object(body.submit, 'submit')
+    const submit = object(body.submit, 'submit', BODY_FIELDS.submit)
     if (submit.result === undefined) throw new AgentError('INVALID_INPUT', 'submit needs the tool\'s result: { "submit": { "tool_call_id": "<id>", "result": <the output> } }.')
     events = await handle.submitResult(callId(submit, 'submit'), submit.result)
   } else {
@@ -119,7 +153,7 @@ export const postInput = async (ctx: NativeContext, handle: SessionHandle, reque
 
 /** Starts or resumes a reply and streams its output events; refusals answer before any byte of SSE. */
 export const postReply = async (ctx: NativeContext, handle: SessionHandle, request: Request, url: URL): Promise<Response> => {
-  const body = object(await readJson(request, ctx.limits.bodyBytes), 'The body of POST /sessions/:id/replies')
+  const body = object(await readJson(request, ctx.limits.bodyBytes), 'The body of POST /sessions/:id/replies', BODY_FIELDS.reply)
   if (body.input === undefined) throw new AgentError('INVALID_INPUT', 'POST /sessions/:id/replies needs { "input": <a message, a string or an input event> }.')
   checkInputSize(body.input, ctx.limits.messageBytes)
   const release = ctx.replies.acquire('process')

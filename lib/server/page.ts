@@ -3,6 +3,7 @@
 // external: the approval form checks edited arguments against it) and POST /sessions/:id/fork
 // { seq } (a new session going on from the state after event `seq`, made by timeTravel's fork, with
 // its sub-agent sessions forked as they were then: lib/hub/forkTree.ts).
+import { checkKnownKeys } from '../core/strictOptions.js'
 import { AgentError, describe } from '../core/errors.js'
 import type { HubOptions, SessionStore } from '../hub/types.js'
 import { forkTree } from '../hub/forkTree.js'
@@ -23,6 +24,7 @@ export const sessionTools = async (page: PageRoutesOptions, session_id: string, 
 
 export const forkSession = async (page: PageRoutesOptions, session_id: string, request: Request, bodyBytes: number, headers: Record<string, string>): Promise<Response> => {
   const body = (await readJson(request, bodyBytes)) as { seq?: unknown } | null
+  checkKnownKeys('The body of POST /sessions/:id/fork', body, ['seq'], 'INVALID_INPUT')
   const seq = body?.seq
   const { last_seq } = await page.store.info(session_id)
   if (!Number.isInteger(seq) || (seq as number) < 0 || (seq as number) > last_seq)

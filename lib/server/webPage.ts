@@ -3,6 +3,7 @@
 // request, so `withWebPage(handler)` puts the page in front of the server's fetch handler. Images
 // load only from the page's origin and data: (CSP and the page's own check, web/urls.ts) unless
 // `remoteImages` allows any http(s) image.
+import { checkKnownKeys } from '../core/strictOptions.js'
 import { readFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -40,7 +41,9 @@ const defaultDir = (): string => {
   return existsSync(`${built}app.js`) ? built : fileURLToPath(new URL('../../dist/web/', import.meta.url))
 }
 
-export const webPage = ({ dir = defaultDir(), remoteImages = false }: WebPageOptions = {}) => {
+export const webPage = (options: WebPageOptions = {}) => {
+  checkKnownKeys('webPage', options, ['dir', 'remoteImages'])
+  const { dir = defaultDir(), remoteImages = false } = options
   const SECURITY = security(remoteImages)
   return async (request: Request): Promise<Response | null> => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return null

@@ -4,6 +4,7 @@
 // file log's lock makes one writer per session (SESSION_BUSY for another). Appends by this
 // process's writers reach its followers at once; ids are checked before they name a file. A
 // session whose files are damaged is listed as `damaged` with the error's code, beside the others.
+import { checkKnownKeys } from '../core/strictOptions.js'
 import fs from 'node:fs'
 import fsp from 'node:fs/promises'
 import path from 'node:path'
@@ -16,7 +17,7 @@ import { acquireLock, isStaleLock, type Lock } from './file/lock.js'
 import { readLogFile } from './file/read.js'
 import type { LogStore } from '../core/log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
-import { checkMetadata, checkPage, checkSessionId, damagedInfo, EPOCH, notFound, pageFrom, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
+import { checkMetadata, checkPage, checkSessionId, damagedInfo, EPOCH, notFound, pageFrom, pageOf, sessionBusy, sessionExists, statusAfter, titleOf, newSessionId } from './sessions.js'
 import { saveSummary, saveSummarySync, summarize, summaryPath, type Summary } from './summary.js'
 
 const META = '.session.json'
@@ -33,6 +34,9 @@ export interface DirectoryStoreOptions {
 
 export const directoryStore = (dir: string, options: DirectoryStoreOptions = {}): SessionStore => {
   if (typeof dir !== 'string' || dir === '') throw new AgentError('INVALID_OPTION', `directoryStore: dir must be a directory path; received ${describe(dir)}.`)
+  if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `directoryStore: options must be an object such as { log: { durability: 'reply' } }; received ${describe(options)}.`)
+  checkKnownKeys('directoryStore', options, ['log'])
+  checkKnownKeys('directoryStore log', options.log, ['durability', 'snapshots'])
   fs.mkdirSync(dir, { recursive: true })
   const appended = new Map<string, Subject<AgentEvent>>()
   const writers = new Map<string, LogStore>()
@@ -133,7 +137,7 @@ export const directoryStore = (dir: string, options: DirectoryStoreOptions = {})
     },
     async create(options = {}) {
       if (closed) throw new AgentError('CLOSED', `The session store ${dir} is closed; create a new one.`)
-      const id = checkSessionId(options.session_id ?? crypto.randomUUID())
+      const id = checkSessionId(options.session_id ?? newSessionId())
       const metadata = checkMetadata(options.metadata)
       const created_at = new Date().toISOString()
       try {

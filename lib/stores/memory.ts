@@ -3,11 +3,12 @@
 // LogStore whose appends also reach the session's followers. Nothing survives the process.
 import { Observable, Subject } from 'rxjs'
 import { AgentError } from '../core/errors.js'
+import { checkKnownKeys } from '../core/strictOptions.js'
 import type { AgentEvent } from '../core/events.js'
 import type { LogStore } from '../core/log.js'
 import type { SessionInfo, SessionStore } from '../hub/types.js'
 import type { ReplyStatus } from '../../reducers/state.js'
-import { checkMetadata, checkPage, checkSessionId, notFound, pageFrom, pageOf, sessionBusy, sessionExists, statusAfter, titleOf } from './sessions.js'
+import { checkMetadata, checkPage, checkSessionId, notFound, pageFrom, pageOf, sessionBusy, sessionExists, statusAfter, titleOf, newSessionId } from './sessions.js'
 
 interface Session {
   info: SessionInfo & { status: ReplyStatus }
@@ -16,7 +17,11 @@ interface Session {
   writer: LogStore | null
 }
 
-export const memoryStore = (): SessionStore => {
+/** memoryStore takes no options yet; any key given is refused as a typo. */
+export type MemoryStoreOptions = Record<string, never>
+
+export const memoryStore = (options: MemoryStoreOptions = {}): SessionStore => {
+  checkKnownKeys('memoryStore', options, [])
   const sessions = new Map<string, Session>()
   let closed = false
 
@@ -75,7 +80,7 @@ export const memoryStore = (): SessionStore => {
     },
     async create(options = {}) {
       checkOpen()
-      const session_id = checkSessionId(options.session_id ?? crypto.randomUUID())
+      const session_id = checkSessionId(options.session_id ?? newSessionId())
       const metadata = checkMetadata(options.metadata)
       if (sessions.has(session_id)) throw sessionExists(session_id)
       const now = new Date().toISOString()

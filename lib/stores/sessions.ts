@@ -6,8 +6,15 @@ import { AgentError, describe, messageOf } from '../core/errors.js'
 import type { ReplyStatus } from '../../reducers/state.js'
 import type { AgentEvent } from '../core/events.js'
 import type { Page, SessionInfo } from '../hub/types.js'
+import { systemClock } from '../core/clock.js'
 
 const VALID_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/
+
+/**
+ * The id of a new session when none is given: one format everywhere, the system clock's, which
+ * also names an agent's own session and a sub-agent's.
+ */
+export const newSessionId = (): string => systemClock.id()
 
 /** Returns the id when it is valid; else throws INVALID_SESSION_ID. */
 export const checkSessionId = (session_id: unknown): string => {

@@ -7,7 +7,8 @@
 // child's end answers it (see parkedCall.ts).
 import { z } from 'zod'
 import { Agent, createAgent, type AgentOptions } from '../agent/agent.js'
-import { AgentError } from '../core/errors.js'
+import { AgentError, describe } from '../core/errors.js'
+import { checkKnownKeys, optionKeys } from '../core/strictOptions.js'
 import type { ReplyEndEvent } from '../core/events.js'
 import { defineTool, type Permission, type Tool, type ToolContext, type ToolOutput, type ToolResultObject } from '../agent/tools.js'
 import { selectEndedReply } from '../../reducers/selectors.js'
@@ -18,6 +19,7 @@ import { answerWhenPaused, watchParkedCall } from './parkedCall.js'
 import { childOutput$, DEFAULT_TEXT_INTERVAL_MS } from './childText.js'
 import { registerReviver } from './revive.js'
 import { openReply } from './childLogs.js'
+import { DEFAULT_MAX_CONCURRENT_SUBAGENTS, withinCap } from './limit.js'
 import { Observable, type Subscription } from 'rxjs'
 import type { LogStore } from '../core/log.js'
 import type { AgentEvent } from '../core/events.js'
@@ -55,15 +57,29 @@ export interface AgentToolOptions<I extends z.ZodType> {
    * is gathered into one chunk per interval (default 16, one frame; 0: one chunk per event-loop turn).
    */
   textIntervalMs?: number
+  /** More metadata for each call's TOOL_RESULT_START, made from the child's session id (a2aAgent records its remote context there). */
+  startMetadata?: (child_session_id: string) => Record<string, unknown>
+  /**
+   * The sub-agents of this tool that run at once for one parent agent (default 16); a call past it
+   * starts none and gets an `error` result saying so (LIMIT_REACHED), which the model reads.
+   */
+  maxConcurrentSubagents?: number
 }
 
 /** The reminder the parent's model reads when the user stopped the sub-agent alone. */
 export const subagentStoppedReminder = (name: string) =>
   `<system-reminder>The sub-agent "${name}" was stopped by the user before it finished. Ask the user what should happen to the task.</system-reminder>`
 
+const AGENT_TOOL_KEYS = optionKeys<AgentToolOptions<z.ZodType>>({
+  name: true, description: true, agent: true, input: true, prompt: true, output: true, maxDepth: true, concurrencySafe: true,
+  permission: true, log: true, textIntervalMs: true, startMetadata: true, maxConcurrentSubagents: true,
+})
+
 export function agentTool<I extends z.ZodType>(options: AgentToolOptions<I> & { input: I }): Tool<I>
 export function agentTool(options: AgentToolOptions<typeof TaskInput>): Tool<typeof TaskInput>
 export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
+  if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `agentTool expects options { name, description, agent }; received ${describe(options)}.`)
+  checkKnownKeys(typeof options.name === 'string' ? `agentTool("${options.name}")` : 'agentTool', options, AGENT_TOOL_KEYS)
   const { name, description, input = TaskInput, output, maxDepth = DEFAULT_MAX_DEPTH } = options
   if (typeof options.agent !== 'function' && (typeof options.agent !== 'object' || options.agent === null))
     throw new AgentError('INVALID_OPTION', `agentTool("${name}"): agent must be the sub-agent's options ({ name, model, tools, ... }) or a function of the input returning them.`)
@@ -72,6 +88,11 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
   const { textIntervalMs = DEFAULT_TEXT_INTERVAL_MS } = options
   if (typeof textIntervalMs !== 'number' || !Number.isFinite(textIntervalMs) || textIntervalMs < 0)
     throw new AgentError('INVALID_OPTION', `agentTool("${name}"): textIntervalMs must be a number of milliseconds, 0 or more; received ${String(textIntervalMs)}.`)
+  const { maxConcurrentSubagents = DEFAULT_MAX_CONCURRENT_SUBAGENTS } = options
+  if (!Number.isInteger(maxConcurrentSubagents) || maxConcurrentSubagents < 1)
+    throw new AgentError('INVALID_OPTION', `agentTool("${name}"): maxConcurrentSubagents must be a whole number of at least 1; received ${describe(maxConcurrentSubagents)}.`)
+  /** The calls of this tool running now, per parent agent. */
+  const running = new WeakMap<object, number>()
   const prompt = options.prompt ?? ((value: unknown) => (isTask(value) ? value.task : JSON.stringify(value)))
   // The child's log: the tool's `log` option, else where the parent's tree keeps them (a hub's
   // store: AgentOptions.subagentLogs, passed on down the tree), else in memory.
@@ -90,8 +111,12 @@ export function agentTool(options: AgentToolOptions<z.ZodType>): Tool {
   }
   const tool = defineTool({
     name, description, input, concurrencySafe: options.concurrencySafe, permission: options.permission,
-    startMetadata: (_call, clock) => ({ child_session_id: clock.id() }),
-    execute: (value, context) => runChild(name, () => newChild(value, context), prompt(value), output, maxDepth, context, textIntervalMs),
+    startMetadata: (_call, clock) => {
+      const child_session_id = clock.id()
+      return { ...options.startMetadata?.(child_session_id), child_session_id }
+    },
+    execute: (value, context) => withinCap(running, context.agent ?? running, maxConcurrentSubagents, name, () =>
+      runChild(name, () => newChild(value, context), prompt(value), output, maxDepth, context, textIntervalMs)),
   })
   // A parked child reopened from its log: linked and watched again, or (its reply ended meanwhile:
   // a crash closed it, or it was answered before the parent recorded it) its outcome answers the call.

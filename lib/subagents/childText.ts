@@ -7,7 +7,8 @@
 // batching: the child's end, its pause and its failure
 // flush first, and a Stop of the parent flushes before its INTERRUPT_REQUESTED (`flushChildText`,
 // called by the agent's cancel), so the interrupted call holds every word the child produced (and
-// the result of a child that ended just before).
+// the result of a child that ended just before). The texts of the child's model calls are separated
+// by a blank line, as a reply's text is.
 import { Observable } from 'rxjs'
 import type { AgentEvent, ReplyEndEvent } from '../core/events.js'
 import { afterThisTask } from '../core/store.js'
@@ -37,6 +38,8 @@ export const childOutput$ = (
 ): Observable<string | ToolResultObject> =>
   new Observable((subscriber) => {
     let held = ''
+    let produced = false
+    let between = false
     let due = false
     let timer: ReturnType<typeof setTimeout> | undefined
     let lastChunkAt = -Infinity
@@ -78,10 +81,15 @@ export const childOutput$ = (
     const run = reply$().subscribe({
       next: (event) => {
         if (event.type === 'TEXT_BLOCK_DELTA') {
-          if (!text) return
+          if (!text || event.delta === '') return
+          // Texts of different model calls are separated by a blank line, as textOf separates a reply's.
+          if (between && produced) held += '\n\n'
+          between = false
+          produced = true
           held += event.delta
           flushLater()
-        } else if (event.type === 'REPLY_END') end = event
+        } else if (event.type === 'TOOL_CALL_START' || event.type === 'TOOL_RESULT_START' || event.type === 'HINT_BLOCK' || event.type === 'HINT_ADDED') between = true
+        else if (event.type === 'REPLY_END') end = event
       },
       error: (error: unknown) => endWith(() => subscriber.error(error)),
       complete: () => endWith(() => {

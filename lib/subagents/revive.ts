@@ -23,6 +23,9 @@ export const registerReviver = <A extends RevivableAgent>(tool: Tool, revive: Re
   revivers.set(tool, revive as unknown as Reviver<RevivableAgent>)
 }
 
+/** The reviver registered for `tool` (a tool built on agentTool wraps it), if any. */
+export const reviverOf = <A extends RevivableAgent>(tool: Tool): Reviver<A> | undefined => revivers.get(tool) as Reviver<A> | undefined
+
 /**
  * Reopens the sub-agents of `agent`'s restored reply that no live child runs (their tool can reopen
  * them), and theirs in turn: the parked ones of a paused reply, every open one of a reply a crash

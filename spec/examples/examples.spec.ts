@@ -2,13 +2,13 @@
 // would run it (`npx tsx examples/NAME.ts`, a child process, no API keys, no colour) and must exit 0,
 // print something, and print every line its header declares with `// expect: TEXT` (a substring of
 // its stdout). Helpers for examples live in examples/support/ and are not run. Each ```ts block of
-// README.md must be literally part of an example file, so every snippet a reader copies runs here.
+// README.md and of docs/ must be literally part of an example file, so every snippet a reader copies runs here.
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { blockParts, expectations, tsBlocks } from '../helpers/readme.js'
+import { blockParts, documents, expectations, tsBlocks } from '../helpers/readme.js'
 import { buildWeb } from '../../scripts/buildWeb.js'
 
 const test = suite('examples')
@@ -59,16 +59,29 @@ for (const file of examples) {
   })
 }
 
-test('every ```ts block of README.md is literally part of an example file', () => {
-  const readme = readFileSync(`${root}README.md`, 'utf8')
-  const blocks = tsBlocks(readme)
-  assert.ok(blocks.length >= 5, `found ${blocks.length} ts blocks`)
+test('every ```ts block of README.md and of docs/ is literally part of an example file', () => {
+  const pages = documents(root)
+  assert.ok(pages.length > 5, `read ${pages.length} pages`)
+  assert.ok(tsBlocks(pages[0].text).length >= 5, `found ${tsBlocks(pages[0].text).length} ts blocks in the README`)
   const sources = examples.map((file) => ({ file, text: source(file) }))
-  for (const block of blocks) {
+  for (const page of pages) for (const block of tsBlocks(page.text)) {
     const { example, code } = blockParts(block)
     const home = example ? sources.find((s) => `examples/${s.file}` === example) : sources.find((s) => s.text.includes(code))
-    assert.ok(home, `this README block is in no example file:\n${block}`)
-    assert.ok(home.text.includes(code), `this README block is not part of ${example}:\n${block}`)
+    assert.ok(home, `this block of ${page.file} is in no example file:\n${block}`)
+    assert.ok(home.text.includes(code), `this block of ${page.file} is not part of ${example}:\n${block}`)
+  }
+})
+
+test('every ```ts block of docs/*.md is literally part of an example file', () => {
+  const sources = examples.map((file) => ({ file, text: source(file) }))
+  const docs = readdirSync(`${root}docs`).filter((f) => f.endsWith('.md'))
+  for (const doc of docs) {
+    for (const block of tsBlocks(readFileSync(`${root}docs/${doc}`, 'utf8'))) {
+      const { example, code } = blockParts(block)
+      const home = example ? sources.find((s) => `examples/${s.file}` === example) : sources.find((s) => s.text.includes(code))
+      assert.ok(home, `this block of docs/${doc} is in no example file:\n${block}`)
+      assert.ok(home.text.includes(code), `this block of docs/${doc} is not part of ${example}:\n${block}`)
+    }
   }
 })
 

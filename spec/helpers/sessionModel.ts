@@ -4,7 +4,9 @@
 // tool, "asktwice ..." that tool twice in turn, "slow ..." a tool that waits, "delegate TASK" a
 // sub-agent (sessionTreeAgent) given TASK, "asklong N" (sessionTreeAgent) a tool that asks, then
 // waits N ms, "stream N" streams N deltas 5 ms apart, "fail" fails the call; after a tool result it
-// answers "done"; anything else is answered "ok: TEXT".
+// answers "done"; anything else is answered "ok: TEXT". With AGENTLOG_SPEC_EFFECTS set, each run of
+// delete_file appends a line to that file (a side effect outside the agent, counted by specs).
+import { appendFileSync } from 'node:fs'
 import { z } from 'zod'
 import { sleep } from '../../lib/core/abort.js'
 import { agentTool, defineTool, ModelError, type ChatModel, type Clock, type ModelChunk, type Msg, type Tool } from '../../lib/index.js'
@@ -47,7 +49,14 @@ export const sessionModel = (deltaMs = 5): ChatModel => ({
 })
 
 export const sessionTools = (): Tool[] => [
-  defineTool({ name: 'delete_file', description: 'Deletes a file (asks first)', input: z.object({ path: z.string() }), permission: 'ask', execute: ({ path }) => `deleted ${path}` }),
+  defineTool({
+    name: 'delete_file', description: 'Deletes a file (asks first)', input: z.object({ path: z.string() }), permission: 'ask',
+    execute: ({ path }) => {
+      // The side-effect counter outside the agent (specs of processes): one line per run, by pid.
+      if (process.env.AGENTLOG_SPEC_EFFECTS) appendFileSync(process.env.AGENTLOG_SPEC_EFFECTS, `${process.pid} ${path}\n`)
+      return `deleted ${path}`
+    },
+  }),
   defineTool({ name: 'lookup', description: 'Runs on the client', input: z.object({ q: z.string() }), external: true }),
   defineTool({
     name: 'slow', description: 'Waits', input: z.object({ ms: z.number() }),

@@ -252,4 +252,36 @@ test('answering a call that is not waiting is an AgentError with a code, and the
   assert.is(agent.state.status, 'paused')
 })
 
+test('{ role: \'user\', text: \'hi\' } is refused for its missing content (not a missing id), naming the field it has', async () => {
+  const agent = createAgent({ name: 'a', model: scriptedModel([say('ok')]) })
+  const error = await agent.reply({ role: 'user', text: 'hi' } as never).then(() => null, (e: unknown) => e)
+  assert.instance(error, AgentError)
+  assert.is((error as AgentError).code, 'INVALID_INPUT')
+  assert.match((error as AgentError).message, /no `content`/)
+  assert.match((error as AgentError).message, /`text`/)
+  assert.not.match((error as AgentError).message, /\bid\b/)
+  assert.is(agent.log.length, 0)
+  const extra = await agent.reply({ role: 'user', content: 'hi', nmae: 'bob' } as never).then(() => null, (e: unknown) => e)
+  assert.is((extra as AgentError).code, 'INVALID_INPUT')
+  assert.match((extra as AgentError).message, /`nmae`.*Did you mean `name`\?/)
+})
+
+test('approve / deny / submitResult with no call (undefined, null, a number, { id: 5 }) is a coded INVALID_INPUT, not a TypeError; the log is unchanged', async () => {
+  const agent = pausingAgent()
+  await agent.reply('delete it')
+  const length = agent.log.length
+  const answers = [
+    () => agent.approve(undefined as never), () => agent.approve(null as never), () => agent.deny(7 as never),
+    () => agent.submitResult({ id: 5 } as never, 'x'), () => agent.approve({ id: 'c1', session_id: 3 } as never),
+  ]
+  for (const answer of answers) {
+    const error = await answer().then(() => null, (e: unknown) => e)
+    assert.instance(error, AgentError)
+    assert.is((error as AgentError).code, 'INVALID_INPUT')
+    assert.match((error as AgentError).message, /needs the call to answer/)
+  }
+  assert.is(agent.log.length, length)
+  assert.is(agent.state.status, 'paused')
+})
+
 test.run()

@@ -52,11 +52,11 @@ agent.reply('hello').then((reply) => {
 })
 `
 
-test('the tarball holds the built code, the command, the licence and the README; no TypeScript sources, no specs', () => {
-  for (const file of ['package.json', 'LICENSE', 'README.md', 'bin/agentlog.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/node.js', 'dist/lib/cli/main.js'])
+test('the tarball holds the built code, the command, the licence, the README and the examples it points to; no other TypeScript sources, no specs', () => {
+  for (const file of ['package.json', 'LICENSE', 'README.md', 'bin/agentlog.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/lib/node.js', 'dist/lib/redux.js', 'dist/lib/redux.d.ts', 'dist/lib/cli/main.js', 'examples/tour.ts', 'examples/support/print.ts'])
     assert.ok(files.includes(file), `missing ${file}`)
-  assert.equal(files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts')), [])
-  assert.equal(files.filter((f) => f.startsWith('spec/') || f.startsWith('examples/') || f.startsWith('dist/spec')), [])
+  assert.equal(files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts') && !f.startsWith('examples/')), [])
+  assert.equal(files.filter((f) => f.startsWith('spec/') || f.startsWith('dist/spec') || f.startsWith('dist/examples')), [])
 })
 
 test('require() from a CommonJS project loads agentlog and agentlog/node, with a tool on the project\'s zod', () => {
@@ -73,6 +73,23 @@ import { fileLog } from 'agentlog/node'
 import { z } from 'zod'`))
   assert.is(run.status, 0, run.stderr)
   assert.equal(JSON.parse(run.stdout), { text: 'done', tool: 'echo: hi', fileLog: 'function' })
+})
+
+test('agentlog/redux from the package: a plain redux store with the agents slice and middleware holds the agent\'s state', () => {
+  const run = runIn('redux.mjs', `import { createAgent, scriptedModel, say } from 'agentlog'
+import { agentActions, agentsMiddleware, agentsReducer, selectSession } from 'agentlog/redux'
+import { applyMiddleware, combineReducers, legacy_createStore } from 'redux'
+const agent = createAgent({ name: 'a', model: scriptedModel([say('hi there', 3)]) })
+const store = legacy_createStore(combineReducers({ agents: agentsReducer }), applyMiddleware(agentsMiddleware({ agents: { s: agent } })))
+store.dispatch(agentActions.send({ session_id: 's', input: 'hello' }))
+const unsubscribe = store.subscribe(() => {
+  const s = selectSession(store.getState().agents, 's')
+  if (s?.status !== 'idle' || s.seq === 0) return
+  unsubscribe()
+  console.log(JSON.stringify({ same: JSON.stringify(s) === JSON.stringify(agent.state), seq: s.seq === agent.log.length }))
+})`)
+  assert.is(run.status, 0, run.stderr)
+  assert.equal(JSON.parse(run.stdout), { same: true, seq: true })
 })
 
 test('the installed command runs from the built code: --version and --help', () => {

@@ -1,7 +1,7 @@
-// The README is a set of programs (issue 22 items 6, 8, 9): the packed tarball is installed with
-// zod and rxjs into a new ES module project (npm, from the local cache where it can), and there every
-// ```ts block that is a complete program runs as written, and every example a block names as its
-// complete program runs too. The optional peers the README asks for (pg, the MCP SDK, OpenTelemetry,
+// The README and docs/ are a set of programs (issue 22 items 6, 8, 9; issue 33 items 5, 6): the
+// packed tarball is installed with zod and rxjs into a new ES module project (npm, from the local
+// cache where it can), and there every ```ts block that is a complete program runs as written, and
+// every example a block names as its complete program runs too, from the package's own examples/. The optional peers the README asks for (pg, the MCP SDK, OpenTelemetry,
 // NATS) come from this repository. Also: every package a block imports is one the project declares; the tarball has no
 // `prepare` script; `agentlog serve --agent ./agent.ts` from the installed package loads TypeScript
 // through the project's tsx, and says in one line what to do when the project has none.
@@ -11,7 +11,8 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { blockParts, expectations, tsBlocks } from '../helpers/readme.js'
+import { blockParts, documents, expectations, tsBlocks } from '../helpers/readme.js'
+import { remoteAgent } from '../../lib/index.js'
 import { npm, packed, root } from '../helpers/packed.js'
 import { NATS_URL, natsAvailable } from '../nats/helpers/server.js'
 import { DATABASE_URL, postgresAvailable } from '../postgres/helpers/db.js'
@@ -19,10 +20,10 @@ import { DATABASE_URL, postgresAvailable } from '../postgres/helpers/db.js'
 const test = suite('package/readme')
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs')
 const readme = readFileSync(join(root, 'README.md'), 'utf8')
-const blocks = tsBlocks(readme).map(blockParts)
+const blocks = documents(root).flatMap((page) => tsBlocks(page.text)).map(blockParts)
 const repoManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 /** Optional peers and tools the README asks a reader to install, taken from this repository. */
-const FROM_REPOSITORY = ['pg', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server-everything', ...Object.keys(repoManifest.devDependencies).filter((name) => /^@(opentelemetry|nats-io)\//.test(name))]
+const FROM_REPOSITORY = ['pg', '@reduxjs/toolkit', 'redux', 'redux-observable', '@a2a-js/sdk', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server-everything', ...Object.keys(repoManifest.devDependencies).filter((name) => /^@(opentelemetry|nats-io)\//.test(name))]
 let project = ''
 let tarball = ''
 const outcomes = new Map<string, Promise<Outcome>>()
@@ -68,28 +69,28 @@ test.before(async () => {
     manifest.dependencies[name] = versions[name]
   }
   writeFileSync(join(project, 'package.json'), JSON.stringify(manifest, null, 2))
-  mkdirSync(join(project, 'examples', 'support'), { recursive: true })
-  for (const file of readdirSync(join(root, 'examples', 'support'))) copyFileSync(join(root, 'examples', 'support', file), join(project, 'examples', 'support', file))
   // Every program starts now, two at a time (the machine's cores); the tests below await theirs.
   const lanes: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()]
   const programs: [string, () => void][] = [
     ...complete.map((block, i): [string, () => void] => [`readme-${i + 1}.ts`, () => writeFileSync(join(project, `readme-${i + 1}.ts`), block.code)]),
-    ...named.map((example): [string, () => void] => [example, () => copyFileSync(join(root, example), join(project, example))]),
+    ...named.map((example): [string, () => void] => [example, () => {}]),
   ]
   programs.forEach(([file, write], i) => {
     if (file.startsWith('readme-') && !runnable(complete[Number(file.slice(7, -3)) - 1].code)) return
     write()
-    const outcome = lanes[i % 2].then(() => run([tsx, file]))
+    // A named example runs from the installed package, where the reader finds it.
+    const path = file.startsWith('readme-') ? file : join('node_modules', 'agentlog', file)
+    const outcome = lanes[i % 2].then(() => run([tsx, path]))
     lanes[i % 2] = outcome
     outcomes.set(file, outcome)
   })
 })
 
-test('the packed package has no prepare script; sessions/ is ignored by git; the README names @types/pg beside pg', () => {
+test('the packed package has no prepare script; sessions/ is ignored by git; the docs name @types/pg beside pg', () => {
   const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'agentlog', 'package.json'), 'utf8'))
   assert.is(manifest.scripts?.prepare, undefined)
   assert.ok(readFileSync(join(root, '.gitignore'), 'utf8').split('\n').includes('sessions/'))
-  assert.match(readme, /npm install pg.*@types\/pg/s)
+  assert.match(documents(root).map((page) => page.text).join('\n'), /npm install pg.*@types\/pg/s)
 })
 
 test('the README says up front that the package is an ES module, and what a CommonJS project does', () => {
@@ -109,8 +110,12 @@ test('every package a README block imports is declared by the project (or is Nod
   }
 })
 
-test('the README has complete programs and names complete examples for its fragments', () => {
+test('the README\'s tour is complete programs; docs/ names complete examples for its fragments, and they ship in the package', () => {
+  const tour = tsBlocks(readme.slice(readme.indexOf('## A tour'))).map(blockParts)
+  assert.ok(tour.length >= 6, `${tour.length} blocks in the tour`)
+  assert.equal(tour.filter((b) => b.example !== null).map((b) => b.code.split('\n')[0]), [], 'the tour has no fragments')
   assert.ok(complete.length >= 5, `${complete.length} complete blocks`)
+  for (const example of named) assert.ok(existsSync(join(project, 'node_modules', 'agentlog', example)), `${example} is not in the package`)
   assert.ok(named.length >= 5, `${named.length} named examples`)
   for (const block of complete) assert.match(block.code, /^import /m, `a complete program imports what it uses:\n${block.code}`)
 })
@@ -133,7 +138,14 @@ for (const example of named) {
   })
 }
 
-test('agentlog serve --agent ./agent.ts from the installed package: one line saying what to do without tsx; served through the project\'s tsx', async () => {
+test('the README\'s own example command runs from the installed package: npx tsx node_modules/agentlog/examples/tour.ts', async () => {
+  assert.match(readme, 'npx tsx node_modules/agentlog/examples/tour.ts')
+  const outcome = await run([tsx, join('node_modules', 'agentlog', 'examples', 'tour.ts')])
+  assert.is(outcome.code, 0, report(outcome))
+  for (const line of expectations(readFileSync(join(root, 'examples', 'tour.ts'), 'utf8'))) assert.ok(outcome.stdout.includes(line), `did not print "${line}"\n${report(outcome)}`)
+})
+
+test('agentlog serve --agent ./agent.ts from the installed package: one line saying what to do without tsx; served through the project\'s tsx, with an approval, a sub-agent and a Stop', async () => {
   copyFileSync(join(root, 'examples', 'agent.ts'), join(project, 'agent.ts'))
   const bin = join(project, 'node_modules', 'agentlog', 'bin', 'agentlog.js')
   const without = await run([bin, 'serve', '--agent', './agent.ts', '--port', '0', '--store', './no-sessions'], {}, 30_000)
@@ -158,7 +170,23 @@ test('agentlog serve --agent ./agent.ts from the installed package: one line say
     })
     const { session_id } = (await (await fetch(`${url}/sessions`, { method: 'POST' })).json()) as { session_id: string }
     const { tools } = (await (await fetch(`${url}/sessions/${session_id}/tools`)).json()) as { tools: { name: string }[] }
-    assert.equal(tools.map((t) => t.name), ['delete_file'])
+    assert.equal(tools.map((t) => t.name), ['delete_file', 'research'])
+    // The tour's last step, as a newcomer does it on the page: an approval, a sub-agent, a Stop.
+    const remote = remoteAgent({ url, session: session_id })
+    const paused = await remote.reply('hi')
+    assert.equal(paused.waiting_for.map((c) => c.name), ['delete_file'])
+    const approved = remote.approve(paused.waiting_for[0].id)
+    for (let tries = 0; tries < 200; tries++) {
+      const { items } = (await (await fetch(`${url}/sessions/${session_id}/children`)).json()) as { items: { status: string }[] }
+      if (items.some((c) => c.status === 'running')) break
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    await remote.interrupt()
+    const stopped = await approved
+    assert.is(stopped.finished_reason, 'interrupted')
+    const { items } = (await (await fetch(`${url}/sessions/${session_id}/children`)).json()) as { items: { status: string }[] }
+    assert.equal(items.map((c) => c.status), ['idle'], 'the sub-agent stopped with its root')
+    remote.close()
   } finally {
     child.kill('SIGTERM')
   }

@@ -76,4 +76,29 @@ test('the same state always gives the same events (pure)', () => {
   assert.is(JSON.stringify(state), before, 'the state is not touched')
 })
 
+test('a call whose turn had come (the call before it ended on its own, nothing runs) is closed as a call stopped as it started: its output is a list of blocks, as AgentScope\'s', () => {
+  const calls = [
+    ev('TOOL_CALL_START', { reply_id: 'r', tool_call_id: 'c1', tool_call_name: 'f' }), ev('TOOL_CALL_END', { reply_id: 'r', tool_call_id: 'c1' }),
+    ev('TOOL_CALL_START', { reply_id: 'r', tool_call_id: 'c2', tool_call_name: 'f' }), ev('TOOL_CALL_END', { reply_id: 'r', tool_call_id: 'c2' }),
+    ev('TOOL_CALL_START', { reply_id: 'r', tool_call_id: 'c3', tool_call_name: 'f' }), ev('TOOL_CALL_END', { reply_id: 'r', tool_call_id: 'c3' }),
+    ev('MODEL_CALL_END', { reply_id: 'r', input_tokens: 1, output_tokens: 1, cache_input_tokens: 0, cache_creation_input_tokens: 0, finished_reason: 'completed' }),
+  ]
+  const state = replay([...start, ...calls,
+    ev('TOOL_RESULT_START', { reply_id: 'r', tool_call_id: 'c1', tool_call_name: 'f' }), ev('TOOL_STARTED', { reply_id: 'r', tool_call_id: 'c1' }),
+    ev('TOOL_RESULT_TEXT_DELTA', { reply_id: 'r', tool_call_id: 'c1', delta: 'done' }), ev('TOOL_RESULT_END', { reply_id: 'r', tool_call_id: 'c1', state: 'success', metadata: {} }),
+  ])
+  const events = closeReply(state, clock(), { reason: 'interrupted' })
+  assert.equal(summary(events), ['TOOL_RESULT_START:c2', 'TOOL_STARTED:c2', 'TOOL_RESULT_TEXT_DELTA:c2', 'TOOL_RESULT_END:c2', 'TOOL_RESULT_START:c3', 'TOOL_RESULT_TEXT_DELTA:c3', 'TOOL_RESULT_END:c3', 'REPLY_END:'])
+  assert.equal(events[1].metadata, { not_run: true }, 'the log says nothing ran')
+  const after = replay(events, state)
+  const output = (id: string) => after.context[1].content.find((b) => b.type === 'tool_result' && b.id === id)
+  const c2 = output('c2')
+  assert.ok(c2?.type === 'tool_result' && Array.isArray(c2.output) && c2.output.length === 1 && c2.output[0].type === 'text' && c2.output[0].text === INTERRUPTION_REMINDER, 'blocks, for the call whose turn had come')
+  const c3 = output('c3')
+  assert.is(c3?.type === 'tool_result' && c3.output, INTERRUPTION_REMINDER, 'a string, for a call further back')
+  // Nothing had ended yet (the Stop came before the first call started): every call gets a string.
+  const none = closeReply(replay([...start, ...calls]), clock(), { reason: 'interrupted' })
+  assert.not.ok(none.some((e) => e.type === 'TOOL_STARTED'))
+})
+
 test.run()

@@ -237,4 +237,21 @@ test('USER_INTERRUPT at every paused point of a multi-call reply, then a new mes
   }
 })
 
+test('two asking calls of one batch answered in one input, the first confirmed and the second denied: the denial\'s result comes whole first, then the run\'s (AgentScope\'s order)', async () => {
+  const p = probe()
+  const { agent } = makeAgent([
+    [...callTool('c-1', 'rename_file', { path: 'a' }), ...callTool('c-2', 'chmod_file', { path: 'b' })], [...say('Renamed a only.')],
+  ], [askingTool(p, { name: 'rename_file', safe: true }), askingTool(p, { name: 'chmod_file', safe: true })])
+  await agent.reply(UserMsg({ content: 'Tidy up.' }))
+  assert.equal(agent.state.waiting_for.map((c) => c.id), ['c-1', 'c-2'])
+  const [one, two] = agent.state.waiting_for
+  const events = await collect(agent.replyStream(UserConfirmResultEvent({ reply_id: agent.state.reply_id!, confirm_results: [
+    { confirmed: true, tool_call: one, rules: null }, { confirmed: false, tool_call: two, rules: null },
+  ] })))
+  const results = events.filter((e) => e.type.startsWith('TOOL_RESULT_')).map((e) => `${e.type.slice(12)}:${(e as { tool_call_id: string }).tool_call_id}`)
+  assert.equal(results, ['START:c-2', 'TEXT_DELTA:c-2', 'END:c-2', 'START:c-1', 'TEXT_DELTA:c-1', 'END:c-1'])
+  assert.equal(p.started.map((s) => s.id), ['c-1'])
+  checkInvariants(agent)
+})
+
 test.run()

@@ -55,7 +55,8 @@ test('a value that fails validation goes back as an error result, and the model 
   assert.equal(msg.structured_output, { city: 'Oslo', celsius: -2 })
   const [bad, good] = results(agent.state.context[1])
   assert.is(bad.state, 'error')
-  assert.match(outputText(bad.output), /^ValidationError: Structured output validation failed with error: .*celsius/)
+  // AgentScope's text (issue 28, item 21c): the tool, then what was wrong, as jsonschema says it.
+  assert.is(outputText(bad.output), "Input validation failed for tool 'GenerateStructuredOutput': 'cold' is not of type 'number'")
   assert.is(good.state, 'success')
   const second = model.requests[1].messages.at(-1)!
   assert.ok(second.content.some((b) => b.type === 'tool_result' && b.state === 'error'), 'the model saw the error result')
@@ -170,7 +171,7 @@ test('a paused structured reply resumed in another process asks for the same val
   assert.ok(model.requests[0].tools.some((t) => t.name === TOOL), 'the model is offered the output tool')
   const [booked, bad, good] = results(second.state.context[1])
   assert.equal([booked.state, bad.state, good.state], ['success', 'error', 'success'])
-  assert.match(outputText(bad.output), 'celsius')
+  assert.match(outputText(bad.output), "'cold' is not of type 'number'")
   assert.equal(msg.structured_output, { city: 'Oslo', celsius: -2 })
   checkInvariants(second)
 })
@@ -222,6 +223,13 @@ test('the scripted model refuses a turn that ignores a forced tool_choice, as a 
   assert.match((msg as Error).message, 'must call "GenerateStructuredOutput"')
   assert.is(agent.state.status, 'idle')
   checkInvariants(agent)
+})
+
+test('a value missing a required field: the error result names it as AgentScope does', async () => {
+  const { agent } = makeAgent([respond('r1', { city: 'Oslo' }), respond('r2', { city: 'Oslo', celsius: 3 })], [])
+  await agent.reply(UserMsg({ content: 'Weather?' }), { output: Weather })
+  const [bad] = results(agent.state.context[1])
+  assert.is(outputText(bad.output), "Input validation failed for tool 'GenerateStructuredOutput': 'celsius' is a required property")
 })
 
 test.run()

@@ -1,7 +1,8 @@
 // npm test's closing report (spec/helpers/report.ts): it runs `npm test`'s own command line on a
 // folder of small spec files, and checks that uvu's summary (which .ci/run counts) is unchanged and
 // is followed by the time per spec file, slowest first, and by the specs skipped because
-// PostgreSQL is missing (uvu counts those as nothing).
+// PostgreSQL is missing (uvu counts those as nothing). `npm test -- PATH...` (scripts/test.ts)
+// runs only the specs under each path, each run with its own summary.
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -31,14 +32,19 @@ test.after(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-test('npm test prints uvu\'s summary, then the time per spec file slowest first, then the specs skipped for a missing service', () => {
+/** `npm test -- ...paths`: the script's own command line with the paths after it; its output without colours. */
+const npmTest = (...paths: string[]): string => {
   const script: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.test
-  assert.match(script, / spec "/, 'npm test runs the spec folder')
-  const args = script.replace(/^node /, '').replace(' spec "', ` ${dir} "`).match(/"[^"]*"|\S+/g)!.map((a) => a.replace(/^"|"$/g, '').replace(/\\\\/g, '\\'))
+  assert.is(script, 'node --import tsx scripts/test.ts')
   const env = { ...process.env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere', CI: '', FORCE_COLOR: '0' }
-  const run = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', env, timeout: 60_000 })
+  const run = spawnSync(process.execPath, [...script.split(' ').slice(1), ...paths], { cwd: root, encoding: 'utf8', env, timeout: 60_000 })
   assert.is(run.status, 0, run.stderr + run.stdout)
-  const out = run.stdout.replace(/\x1b\[[0-9;]*m/g, '')
+  return run.stdout.replace(/\x1b\[[0-9;]*m/g, '')
+}
+const totals = (out: string) => [...out.matchAll(/^\s*Total:\s+(\d+)$/gm)].map((m) => Number(m[1]))
+
+test('npm test prints uvu\'s summary, then the time per spec file slowest first, then the specs skipped for a missing service', () => {
+  const out = npmTest(dir)
   assert.match(out, /^\s*Total:\s+2$/m)
   assert.match(out, /^\s*Passed:\s+2$/m)
   const timing = out.slice(out.indexOf('Time per spec file'))
@@ -47,6 +53,20 @@ test('npm test prints uvu\'s summary, then the time per spec file slowest first,
   assert.equal(files, ['slow.spec.ts', 'quick.spec.ts'])
   assert.match(timing, /Skipped for a missing service: 2 specs in 1 files \(PostgreSQL\): .*postgres\/db\.spec\.ts/)
   assert.not.match(timing, /^\s*(Passed|Total):/m, 'the report adds no line .ci/run would count')
+})
+
+test('npm test -- PATH runs only the specs under that path: a spec file, a folder, or several', () => {
+  assert.equal(totals(npmTest(join(dir, 'quick.spec.ts'))), [1])
+  assert.equal(totals(npmTest(join(dir, 'postgres'))), [0])
+  const both = npmTest(join(dir, 'quick.spec.ts'), join(dir, 'slow.spec.ts'))
+  assert.equal(totals(both), [1, 1])
+  assert.equal([...both.matchAll(/^\s*Passed:\s+(\d+)$/gm)].map((m) => Number(m[1])), [1, 1])
+})
+
+test('npm test -- a path that does not exist says so in one line, exit code 2', () => {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/test.ts', 'spec/no-such-folder'], { cwd: root, encoding: 'utf8', timeout: 60_000 })
+  assert.is(run.status, 2)
+  assert.is(run.stderr.trim(), 'npm test: spec/no-such-folder does not exist; give a folder or a spec file, e.g. npm test -- spec/reducers')
 })
 
 test.run()

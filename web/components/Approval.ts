@@ -6,6 +6,7 @@ import { useContext, useState } from 'preact/hooks'
 import { z } from 'zod'
 import type { PermissionRule, ToolCallBlock } from '../../lib/core/messages.js'
 import { html } from '../html.js'
+import { issuesInWords } from '../schemaWords.js'
 import { prettyArgs } from '../present.js'
 import { Session } from './context.js'
 
@@ -29,7 +30,7 @@ export const checkArguments = (text: string, schema: Record<string, unknown> | u
   }
   const parsed = check.safeParse(value)
   if (parsed.success) return null
-  return parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`).join('; ')
+  return issuesInWords(parsed.error.issues)
 }
 
 /** `grants: false` for a sub-agent's call: answered through the root, which grants no rules in the sub-agent. */

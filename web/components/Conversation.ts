@@ -14,7 +14,7 @@ const Context = memo(({ context }: { context: Msg[] }) =>
 export const Conversation = ({ state, live }: { state: AgentState; live: boolean }) => {
   const waiting = live ? state.waiting_for.map((c) => c.id).join(' ') : ''
   const empty = state.context.length === 0 && !state.reply_msg
-  const ref = useStickToEnd<HTMLDivElement>(state)
+  const ref = useStickToEnd<HTMLDivElement>(state, { resizes: true })
   return html`
     <div class="conversation" ref=${ref}>
       ${empty ? html`<p class="muted empty">Nothing said yet. Write a message below.</p>` : null}

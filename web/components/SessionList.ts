@@ -2,10 +2,12 @@
 // message), id and status, when it started and its last activity, what a fork was forked from, a
 // button to open it and one to delete it, and a "New session" button. The open session is marked
 // with aria-current. It shows the sessions loaded so far; "More sessions" asks for the next page
-// when the server has one.
+// when the server has one. A sub-agent's session is listed under its root, indented, and says
+// whose sub-agent it is.
 import type { SessionInfo } from '../../lib/hub/types.js'
 import { html } from '../html.js'
 import { ago } from '../present.js'
+import { nestSessions } from '../../lib/hub/nested.js'
 
 export interface SessionListProps {
   sessions: SessionInfo[]
@@ -37,8 +39,8 @@ export const SessionList = ({ sessions, problem, tokenRefused, current, onOpen, 
       : problem ? html`<p class="problem small" role="status">Could not refresh the list: ${problem}</p>` : null}
     ${sessions.length === 0 && !problem ? html`<p class="muted">No sessions yet.</p>` : null}
     <ul>
-      ${sessions.map((s) => html`
-        <li key=${s.session_id} class=${s.session_id === current ? 'current' : ''}>
+      ${nestSessions(sessions).map(({ info: s, depth, parent }) => html`
+        <li key=${s.session_id} class=${[s.session_id === current ? 'current' : '', depth ? 'sub-agent' : ''].filter(Boolean).join(' ')} data-depth=${Math.min(depth, 4)}>
           <button type="button" class="open" aria-current=${s.session_id === current ? 'page' : undefined}
             onClick=${() => onOpen(s.session_id)}>
             <span class="sid">${s.session_id}</span>
@@ -46,6 +48,7 @@ export const SessionList = ({ sessions, problem, tokenRefused, current, onOpen, 
             <span class=${`status status-${s.status}`}>${s.status}</span>
             <span class="muted small when">started ${started(s.created_at)} · active ${ago(s.updated_at)}</span>
             ${forkedFrom(s) ? html`<span class="muted small fork">${forkedFrom(s)}</span>` : null}
+            ${parent ? html`<span class="muted small parent">sub-agent of ${parent.session_id}</span>` : null}
           </button>
           <button type="button" class="icon" aria-label=${`Delete session ${s.session_id}`} title="Delete"
             onClick=${() => onDelete(s.session_id)}>✕</button>

@@ -27,6 +27,8 @@ export const SubagentCard = ({ call, result, waiting, child_session_id }: Subage
   const waits = waiting && live ? wherePlaced(live, call.id, descendantWaits) : []
   const ended = result && result.state !== 'running'
   const label = ended ? RESULT_LABEL[result.state] : waits.length ? 'Waits for you' : 'Sub-agent working…'
+  /** Which sub-agent asks: this card's own, by its tool's name, or a deeper one, by its session. */
+  const asker = (c: WaitingCall) => (c.session_id === child_session_id ? `${call.name} (session ${c.session_id})` : `in session ${c.session_id}, under ${call.name}`)
   return html`
     <section class=${`tool subagent tool-${ended ? result.state : call.state}`} aria-label=${`Sub-agent call ${call.name}`} data-call-id=${call.id} data-child-session=${child_session_id}>
       <header class="tool-head">
@@ -38,8 +40,8 @@ export const SubagentCard = ({ call, result, waiting, child_session_id }: Subage
         ${text ? html`<pre class="output">${text}</pre>` : html`<p class="muted small">${ended ? 'No report.' : 'Nothing reported yet.'}</p>`}
       </div>
       ${waits.map((c) => html`
-        <div key=${`${c.session_id}/${c.id}`} class="descendant-call" role="group" aria-label=${`${c.name}, asked by the sub-agent`}>
-          <p class="small">The sub-agent ${c.state === 'asking' ? 'asks to run' : 'waits for the result of'} <strong>${c.name}</strong>:</p>
+        <div key=${`${c.session_id}/${c.id}`} class="descendant-call" role="group" aria-label=${`${c.name}, asked by the sub-agent ${asker(c)}`}>
+          <p class="small">The sub-agent <strong>${asker(c)}</strong> ${c.state === 'asking' ? 'asks to run' : 'waits for the result of'} <strong>${c.name}</strong>:</p>
           <pre class="args">${prettyArgs(c.input)}</pre>
           ${c.state === 'asking' ? html`<${Approval} call=${c} grants=${false} />` : html`<${ExternalResult} call=${c} />`}
         </div>`)}

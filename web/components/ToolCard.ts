@@ -20,6 +20,12 @@ const CALL_LABEL: Record<ToolCallBlock['state'], string> = {
   finished: 'Finished',
 }
 
+/**
+ * A call the agent never ran: its interrupted result is the text the agent wrote itself (a string),
+ * where a tool that ran, even one cancelled while running, has a list of blocks.
+ */
+const neverRan = (result: ToolResultBlock): boolean => typeof result.output === 'string'
+
 export const ToolCard = ({ call, result, waiting }: { call: ToolCallBlock; result?: ToolResultBlock; waiting: boolean }) => {
   const { live } = useContext(Session)
   const child = live?.children.get(call.id)
@@ -37,7 +43,7 @@ export const ToolCard = ({ call, result, waiting }: { call: ToolCallBlock; resul
       <pre class="args" aria-label="Arguments">${prettyArgs(call.input) || ' '}</pre>
       ${result ? html`
         <div class="result" aria-label="Result">
-          ${result.state === 'interrupted' ? html`<p class="plain">The tool was stopped before it finished.</p>` : null}
+          ${result.state === 'interrupted' ? html`<p class="plain">${neverRan(result) ? 'The reply was stopped before this tool ran.' : 'The tool was stopped before it finished.'}</p>` : null}
           ${result.state === 'denied' ? html`<p class="plain">You denied this call; the model was told.</p>` : null}
           ${text ? html`<pre class="output">${text}</pre>` : null}
           ${resultImages(result.output).map((b) => html`<${DataView} key=${b.id} block=${b} />`)}

@@ -5,6 +5,7 @@
 // hands the fold to the agent through `snapshot()`; with `snapshots`, PATH.snapshot lets an open
 // read only the events after it. A torn last line is cut and reported; other damage is refused.
 // The lock follows the real file (symlinks resolved; one writer per device and inode, in a process and across processes).
+import { checkKnownKeys, optionKeys } from '../../core/strictOptions.js'
 import fs from 'node:fs'
 import { Observable, Subject } from 'rxjs'
 import { replay } from '../../../reducers/root.js'
@@ -199,10 +200,14 @@ const readClosed = (path: string, identity: fs.Stats, end: number): AgentEvent[]
   }
 }
 
+const FILE_LOG_OPTION_KEYS = optionKeys<FileLogOptions>({ durability: true, snapshots: true, onRecover: true })
+
 const checkOptions = (path: unknown, options: FileLogOptions): FileLogOptions => {
   if (typeof path !== 'string' || path === '') throw new AgentError('INVALID_OPTION', `fileLog: path must be a file path; received ${describe(path)}.`)
   if (typeof options !== 'object' || options === null) throw new AgentError('INVALID_OPTION', `fileLog: options must be an object such as { durability: 'reply' }; received ${describe(options)}.`)
+  checkKnownKeys('fileLog', options, FILE_LOG_OPTION_KEYS)
   const { durability, snapshots } = options
+  if (typeof snapshots === 'object' && snapshots !== null) checkKnownKeys('fileLog snapshots', snapshots, ['every'])
   if (durability !== undefined && !['always', 'reply', 'none'].includes(durability))
     throw new AgentError('INVALID_OPTION', `fileLog: durability must be 'always', 'reply' or 'none'; received ${describe(durability)}.`)
   const every = typeof snapshots === 'object' && snapshots !== null ? snapshots.every : undefined

@@ -9,19 +9,24 @@ import { tempDir } from '../../log/helpers/files.js'
 import { DATABASE_URL, dropSchemas, freshStore, newSchema } from './db.js'
 
 const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'hubChild.ts')
-let bundled: Promise<string[]> | null = null
+const bundled = new Map<string, Promise<string[]>>()
 
-/** The child bundled once with esbuild (CommonJS, pg inside), or run through tsx without it. */
-const childArgs = (): Promise<string[]> => (bundled ??= (async () => {
+/** A child's entry bundled once with esbuild (CommonJS, pg inside), or run through tsx without it. */
+const childArgs = (entry: string): Promise<string[]> => {
+  if (!bundled.has(entry)) bundled.set(entry, bundle(entry))
+  return bundled.get(entry)!
+}
+
+const bundle = async (entry: string): Promise<string[]> => {
   try {
     const { build } = await import('esbuild')
-    const outfile = path.join(tempDir(), 'hubChild.cjs')
+    const outfile = path.join(tempDir(), `${path.basename(entry, '.ts')}.cjs`)
     await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile, external: ['pg-native'], logLevel: 'silent' })
     return [outfile]
   } catch {
     return ['--import', 'tsx', entry]
   }
-})())
+}
 
 export interface Line { id?: number; ok?: boolean; ready?: number; event?: string; seq?: number; acked?: number; reply_id?: string; error?: { code: string; message: string }; [key: string]: unknown }
 
@@ -38,9 +43,12 @@ export interface HubChild {
 let nextId = 1
 
 /** A hub child on `schema` of DATABASE_URL, or on the store named `schema` at a nats:// `url`; `kind: 'tree'`: its agent delegates (sessionTreeAgent). */
-export const startHubChild = async (schema: string, url = DATABASE_URL, kind?: 'tree'): Promise<HubChild> => {
-  const args = await childArgs()
-  const child: ChildProcess = spawn(process.execPath, [...args, schema, url, ...(kind ? [kind] : [])], { stdio: ['pipe', 'pipe', 'pipe'] })
+export const startHubChild = (schema: string, url = DATABASE_URL, kind?: 'tree'): Promise<HubChild> => startChild(entry, [schema, url, ...(kind ? [kind] : [])])
+
+/** A child process running `file` (a script of the same protocol as hubChild.ts) with `argv`. */
+export const startChild = async (file: string, argv: string[]): Promise<HubChild> => {
+  const args = await childArgs(file)
+  const child: ChildProcess = spawn(process.execPath, [...args, ...argv], { stdio: ['pipe', 'pipe', 'pipe'] })
   const lines: Line[] = []
   const watchers: { match: (l: Line) => boolean; resolve: (l: Line) => void }[] = []
   let buffer = ''
