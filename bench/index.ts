@@ -5,6 +5,7 @@ import { memory } from './memory.js'
 import { otelCost } from './otel.js'
 import { reduxCost } from './redux.js'
 import { streaming } from './streaming.js'
+import { talk } from './talk.js'
 import { toolLoop } from './toolLoop.js'
 
 console.log(`agentlog benchmarks on Node ${process.version}, ${(await import('node:os')).cpus().length} cores`)
@@ -14,4 +15,5 @@ await toolLoop()
 await fanOut()
 await otelCost()
 await reduxCost()
+await talk()
 memory()

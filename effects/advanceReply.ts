@@ -1,9 +1,9 @@
 // advanceReply: the ReAct loop. After each decision point it asks the pure planner what the reply
 // does next and does it: call the model (compacting the context first when it is over its limit),
 // run tools, ask, submit, answer a call, or end the reply.
-// Listens: REPLY_START, MODEL_CALL_END, TOOL_RESULT_END, USER_CONFIRM_RESULT.
+// Listens: REPLY_START, MODEL_CALL_END, TOOL_RESULT_END, USER_CONFIRM_RESULT, STEER_JOINED, STOP_REQUESTED.
 // Emits: the work's events (compactContext, callModel, runTool), REQUIRE_USER_CONFIRM, REQUIRE_EXTERNAL_EXECUTION,
-// synthesized results, REPLY_END. Cancelled by: INTERRUPT_REQUESTED / USER_INTERRUPT (takeUntil
+// synthesized results, STEER_JOINED, a gentle stop's closing events (closeReply), REPLY_END. Cancelled by: INTERRUPT_REQUESTED / USER_INTERRUPT (takeUntil
 // inside each unit of work, so stopping aborts the model request and every running tool).
 // Concurrency: decision points are coalesced to one plan per burst of events (auditTime on the
 // microtask queue, so the plan sees the state after the whole burst); mergeMap, because the
@@ -16,6 +16,7 @@ import { TextBlock } from '../lib/core/factories.js'
 import { OUTPUT_REMINDER_SOURCE } from '../lib/agent/structuredOutput.js'
 import { RUNTIME_HINT_SOURCE, runtimeHint } from '../lib/agent/hints.js'
 import { selectConversation } from '../reducers/selectors.js'
+import { closeReply } from '../reducers/interrupt.js'
 import type { PermissionRule, ToolCallBlock } from '../lib/core/messages.js'
 import type { StateObservable } from '../lib/core/store.js'
 import type { AgentState } from '../reducers/state.js'
@@ -29,7 +30,7 @@ import { runTool } from './runTool.js'
 export const advanceReply = (event$: Observable<AgentEvent>, state$: StateObservable, deps: AgentDeps): Observable<AgentEvent> => {
   const cancel$ = event$.pipe(ofType('INTERRUPT_REQUESTED', 'USER_INTERRUPT'))
   return event$.pipe(
-    ofType('REPLY_START', 'MODEL_CALL_END', 'TOOL_RESULT_END', 'USER_CONFIRM_RESULT'),
+    ofType('REPLY_START', 'MODEL_CALL_END', 'TOOL_RESULT_END', 'USER_CONFIRM_RESULT', 'STEER_JOINED', 'STOP_REQUESTED'),
     auditTime(0, asapScheduler),
     // The plan reads the state without handing it out (the actions hold blocks, never the state).
     mergeMap(() => state$.peek((state) => {
@@ -81,6 +82,12 @@ const perform = (actions: Action[], state: AgentState, state$: StateObservable, 
         break
       case 'ask':
         decisions.push(createEvent(clock, 'REQUIRE_USER_CONFIRM', { reply_id, tool_calls: [{ ...action.call, state: 'asking', suggested_rules: suggestedRules(action.call) }] }))
+        break
+      case 'join':
+        decisions.push(createEvent(clock, 'STEER_JOINED', { reply_id, msg_ids: action.msg_ids, continuation_id: clock.id() }))
+        break
+      case 'stop':
+        decisions.push(...closeReply(state, clock, { reason: 'interrupted', returnQueue: action.returnQueue }))
         break
       case 'end':
         // AgentScope still sends its deprecated EXCEED_MAX_ITERS right before such an end.

@@ -5,7 +5,8 @@
 // checked (input, the tool's own deny, rules, then the tool's permission) and run, asked, submitted or answered.
 // With a structured output asked for (`output` names its tool), the reply ends once the value is
 // there; until then each model call is preceded by a reminder hint, the tool is forced from
-// maxIters on, and the reply ends with exceed_max_iters after the grace rounds.
+// maxIters on, and the reply ends with exceed_max_iters after the grace rounds. Steers join at a
+// boundary (no open call) before anything else; a gentle stop closes the reply once nothing runs.
 // User code (schemas, permission functions) is contained: whatever it throws or answers becomes
 // that call's `error` result.
 import { describe, messageOf } from '../lib/core/errors.js'
@@ -15,7 +16,7 @@ import type { ToolChoice } from '../lib/models/model.js'
 import { outputReminder, outputValidationError, STRUCTURED_OUTPUT_GRACE_ITERS } from '../lib/agent/structuredOutput.js'
 import type { Permission, Tool } from '../lib/agent/tools.js'
 import { schemaIssueText } from '../lib/agent/schemaIssue.js'
-import { isAdvanceable, isDeniedByUser, selectRoundCalls, selectRunningResults } from '../reducers/selectors.js'
+import { isAdvanceable, isDeniedByUser, isRunning, selectRoundCalls, selectRunningResults } from '../reducers/selectors.js'
 import type { AgentState } from '../reducers/state.js'
 
 export type Action =
@@ -25,6 +26,8 @@ export type Action =
   | { kind: 'submit'; call: ToolCallBlock }
   | { kind: 'ask'; call: ToolCallBlock }
   | { kind: 'answer'; call: ToolCallBlock; state: 'error' | 'denied'; text: string }
+  | { kind: 'join'; msg_ids: string[] }
+  | { kind: 'stop'; returnQueue: boolean }
 
 export interface PlanContext {
   tools: ReadonlyMap<string, Tool>
@@ -56,8 +59,13 @@ export const planNextStep = (state: AgentState, { tools, maxIters, output = null
   if (!isAdvanceable(state)) return []
   const loop = state.loop!
   const round = selectRoundCalls(state)
+  // A gentle stop: once nothing runs, the reply is closed (the calls not started get interrupted results).
+  if (loop.stopping) return round.some((c) => isRunning(state, c)) || loop.starting?.length ? [] : [{ kind: 'stop', returnQueue: !loop.stopping.keep_queue }]
   const open = round.filter((c) => c.state !== 'finished')
   if (open.length === 0) {
+    // Steers waiting at a step boundary join before the next model call, also after a final answer.
+    const goesOn = output ? !!loop.structured_output || state.cur_iter < maxIters + STRUCTURED_OUTPUT_GRACE_ITERS : loop.round_final || state.cur_iter < maxIters
+    if (state.steers.length && goesOn) return [{ kind: 'join', msg_ids: state.steers.map((e) => e.id) }]
     if (output) {
       if (loop.structured_output) return [{ kind: 'end', reason: 'completed' }]
       if (state.cur_iter >= maxIters + STRUCTURED_OUTPUT_GRACE_ITERS) return [{ kind: 'end', reason: 'exceed_max_iters' }]

@@ -2,7 +2,7 @@
 // message (id = reply_id) that receives every block of every iteration, and joins the context at
 // REPLY_END. A state machine: a block event for an unknown or closed block, and a tool result for
 // a call that is already finished (a late result after an interrupt), are ignored on purpose.
-import type { AgentEvent } from '../lib/core/events.js'
+import type { AgentEvent, EventOf } from '../lib/core/events.js'
 import type { DataBlock, Msg, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock, Usage } from '../lib/core/messages.js'
 import { appendBlock, findBlockIndex, moveBlockToEnd, replaceBlock, setBlock } from './blocks.js'
 import { compactBlock, withInput, withOutput, withReplyMsg, withText, withThinking } from './shapes.js'
@@ -23,14 +23,17 @@ export const conversation = (state: AgentState, event: AgentEvent): AgentState =
     case 'REPLY_START':
       return { ...state, reply_msg: newReplyMsg(event.reply_id, event.name, event.created_at) }
     case 'REPLY_END': {
-      if (!msg || msg.id !== event.reply_id) return state
-      // A reply cancelled before the model produced anything leaves no message (as AgentScope).
-      if (event.finished_reason === 'interrupted' && msg.content.length === 0 && msg.usage === null) return { ...state, reply_msg: null }
+      if (!msg || state.reply_id !== event.reply_id) return state
+      // A reply cancelled before the model produced anything leaves no message (as AgentScope), nor does an empty continuation.
+      const empty = msg.content.length === 0 && msg.usage === null
+      if (empty && (event.finished_reason === 'interrupted' || msg.id !== event.reply_id)) return { ...state, reply_msg: null }
       const ended: Msg = { ...msg, finished_at: event.created_at, finished_reason: event.finished_reason, error: event.error }
       return { ...state, context: [...state.context, ended], reply_msg: null }
     }
+    case 'STEER_JOINED':
+      return msg && state.reply_id === event.reply_id ? joinSteers(state, msg, event) : state
     default:
-      if (!msg || !('reply_id' in event) || event.reply_id !== msg.id) return state
+      if (!msg || !('reply_id' in event) || event.reply_id !== state.reply_id) return state
       const next = reduceReplyMsg(msg, event, state.loop)
       return next === msg ? state : withReplyMsg(state, next)
   }
@@ -143,8 +146,25 @@ const reduceReplyMsg = (msg: Msg, event: AgentEvent, loop: LoopState | null): Ms
   }
 }
 
-const newReplyMsg = (id: string, name: string, created_at: string): Msg => ({
-  id, name, role: 'assistant', content: [], metadata: {}, created_at,
+/**
+ * Steers join the context at a step boundary (issue 30): the reply's message so far (when it has
+ * output) goes in first, then the steers as user messages; the reply goes on in a continuation
+ * message (`metadata.reply_id` names the reply), so the next model request reads them after the results.
+ */
+const joinSteers = (state: AgentState, msg: Msg, event: EventOf<'STEER_JOINED'>): AgentState => {
+  const ids = new Set(event.msg_ids)
+  const steers = state.steers.filter((e) => ids.has(e.id)).map((e) => e.msg)
+  if (msg.content.length === 0 && msg.usage === null) return { ...state, context: [...state.context, ...steers] }
+  const part: Msg = { ...msg, finished_at: event.created_at }
+  const continuation = newReplyMsg(event.continuation_id, msg.name, event.created_at, { reply_id: event.reply_id })
+  return { ...state, context: [...state.context, part, ...steers], reply_msg: continuation }
+}
+
+/** The reply a message of the context belongs to: its own id, or the reply a continuation names. */
+export const replyIdOf = (msg: Msg): string => (typeof msg.metadata.reply_id === 'string' ? msg.metadata.reply_id : msg.id)
+
+const newReplyMsg = (id: string, name: string, created_at: string, metadata: Record<string, unknown> = {}): Msg => ({
+  id, name, role: 'assistant', content: [], metadata, created_at,
   usage: null, finished_at: null, finished_reason: null, structured_output: null, error: null,
 })
 

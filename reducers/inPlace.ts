@@ -39,7 +39,7 @@ export const inPlaceReducer = (): InPlaceReducer => {
   /** The block the last delta wrote, when that reduction made it. */
   let owned: Owned | null = null
   const reduce = (state: AgentState, event: AgentEvent): AgentState => {
-    if (owned !== null && owned.state === state && event.type === owned.type && deltaTarget(event as DeltaEvent) === owned.id && (event as DeltaEvent).reply_id === state.reply_msg!.id) {
+    if (owned !== null && owned.state === state && event.type === owned.type && deltaTarget(event as DeltaEvent) === owned.id && (event as DeltaEvent).reply_id === state.reply_id) {
       appendDelta(owned.block, event as DeltaEvent)
       state.seq++
       return state

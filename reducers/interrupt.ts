@@ -2,13 +2,15 @@
 // Open blocks get their *_END, an open model call its MODEL_CALL_END(interrupted) with the usage
 // known so far, every tool call without a result the missing part of a START/DELTA/END triple
 // (running results first, so partial output is kept), then REPLY_END. The same function serves a
-// cancel while running, USER_INTERRUPT while paused, a model failure, and a log cut by a crash.
+// cancel while running, USER_INTERRUPT while paused, a model failure, and a log cut by a crash;
+// a person's Stop (`returnQueue`) also hands the waiting messages back before REPLY_END.
 import type { Clock } from '../lib/core/clock.js'
 import { createEvent } from '../lib/core/clock.js'
 import type { AgentEvent } from '../lib/core/events.js'
 import { zeroUsage, type ErrorInfo, type Msg, type ToolCallBlock } from '../lib/core/messages.js'
 import { findToolResult, toolCallsFrom } from './blocks.js'
 import type { AgentState } from './state.js'
+import { waitingMessages } from './talk.js'
 
 export const INTERRUPTION_REMINDER = '<system-reminder>The tool call has been interrupted by the user.</system-reminder>'
 
@@ -17,6 +19,8 @@ export interface CloseOptions {
   error?: ErrorInfo | null
   /** The text that closes each unfinished tool result. */
   reminder?: string
+  /** A person's Stop: the waiting messages (queue and steers) are handed back (QUEUE_RETURNED) instead of starting next. */
+  returnQueue?: boolean
 }
 
 const endTypes = { text: 'TEXT_BLOCK_END', thinking: 'THINKING_BLOCK_END', data: 'DATA_BLOCK_END' } as const
@@ -25,7 +29,7 @@ export const closeReply = (state: AgentState, clock: Clock, options: CloseOption
   const msg = state.reply_msg
   const loop = state.loop
   if (!msg || !loop || state.session_id === null) return []
-  const reply_id = msg.id
+  const reply_id = state.reply_id ?? msg.id
   const reminder = options.reminder ?? (options.reason === 'error' ? failureReminder(options.error) : INTERRUPTION_REMINDER)
   const resultState = options.reason === 'error' ? 'error' : 'interrupted'
   const events: AgentEvent[] = []
@@ -49,6 +53,8 @@ export const closeReply = (state: AgentState, clock: Clock, options: CloseOption
     events.push(createEvent(clock, 'TOOL_RESULT_TEXT_DELTA', { reply_id, tool_call_id, delta: reminder }))
     events.push(createEvent(clock, 'TOOL_RESULT_END', { reply_id, tool_call_id, state: resultState }))
   }
+  const waiting = options.returnQueue ? waitingMessages(state) : []
+  if (waiting.length) events.push(createEvent(clock, 'QUEUE_RETURNED', { reply_id, returned: waiting }))
   events.push(createEvent(clock, 'REPLY_END', {
     session_id: state.session_id, reply_id, finished_reason: options.reason, error: options.error ?? null,
   }))

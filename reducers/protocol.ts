@@ -7,6 +7,8 @@ interface Reply {
   id: string
   ended: boolean
   modelOpen: boolean
+  /** A gentle stop was asked: nothing new starts (no model call, no tool). */
+  stopping?: boolean
   blocks: Map<string, 'open' | 'closed'>
   calls: Map<string, { name: string; streaming: boolean; asked: boolean; confirmed: boolean; result: 'none' | 'open' | 'closed'; submitted: boolean }>
 }
@@ -17,12 +19,20 @@ export const protocolProblems = (log: readonly AgentEvent[]): string[] => {
   const replies = new Map<string, Reply>()
   let current: Reply | null = null
   let lastType = ''
+  // The messages waiting (issue 30): queued ones start a reply once, steers join once.
+  const queued = new Set<string>()
+  const steers = new Set<string>()
   log.forEach((event, i) => {
     const at = `#${i + 1} ${event.type}`
     const fail = (why: string) => problems.push(`${at}: ${why}`)
     if (event.metadata?.seq !== i + 1) fail(`metadata.seq is ${String(event.metadata?.seq)}`)
     if (event.type === 'USER_MESSAGE') {
       if (current && !current.ended) fail(`reply ${current.id} has not ended`)
+      if (event.metadata.queued === true && !queued.delete(event.msg.id)) fail(`message ${event.msg.id} is not queued`)
+    } else if (event.type === 'MESSAGE_QUEUED') {
+      queued.add(event.msg.id)
+    } else if (event.type === 'MESSAGE_UNQUEUED') {
+      if (!queued.delete(event.msg_id)) fail(`message ${event.msg_id} is not queued`)
     } else if (event.type === 'REPLY_START') {
       if (lastType !== 'USER_MESSAGE') fail('does not follow a USER_MESSAGE')
       if (replies.has(event.reply_id)) fail(`reply ${event.reply_id} started twice`)
@@ -32,18 +42,40 @@ export const protocolProblems = (log: readonly AgentEvent[]): string[] => {
       const reply: Reply | null = current
       if (!reply || reply.id !== event.reply_id) fail(`reply ${event.reply_id} is not the current one`)
       else if (reply.ended) fail(`reply ${reply.id} has already ended`)
-      else checkInReply(reply, event, fail)
+      else {
+        checkInReply(reply, event, fail)
+        checkWaiting(event, queued, steers, fail)
+      }
     }
     lastType = event.type
   })
   return problems
 }
 
+/** STEER_JOINED and QUEUE_RETURNED name waiting messages; a reply's end queues the steers that did not join. */
+const checkWaiting = (event: AgentEvent, queued: Set<string>, steers: Set<string>, fail: (why: string) => void): void => {
+  if (event.type === 'MESSAGE_STEERED') steers.add(event.msg.id)
+  if (event.type === 'STEER_JOINED') for (const id of event.msg_ids) if (!steers.delete(id)) fail(`message ${id} is not a waiting steer`)
+  if (event.type === 'QUEUE_RETURNED') for (const { id } of event.returned) if (!queued.delete(id) && !steers.delete(id)) fail(`message ${id} is not waiting`)
+  if (event.type === 'REPLY_END') {
+    for (const id of steers) queued.add(id)
+    steers.clear()
+  }
+}
+
 const checkInReply = (reply: Reply, event: AgentEvent, fail: (why: string) => void): void => {
   const call = (id: string) => reply.calls.get(id)
   const openCalls = () => [...reply.calls].filter(([, c]) => c.result !== 'closed').map(([id]) => id)
   switch (event.type) {
+    case 'STOP_REQUESTED':
+      reply.stopping = true
+      return
+    case 'STEER_JOINED':
+      if (reply.modelOpen) fail('a model call is open (steers join between model calls)')
+      if (openCalls().length) fail(`calls without a result: ${openCalls().join(', ')}`)
+      return
     case 'MODEL_CALL_START':
+      if (reply.stopping) fail('a gentle stop was asked')
       if (reply.modelOpen) fail('a model call is already open')
       if (openCalls().length) fail(`calls without a result: ${openCalls().join(', ')}`)
       reply.modelOpen = true
@@ -114,6 +146,7 @@ const checkInReply = (reply: Reply, event: AgentEvent, fail: (why: string) => vo
       }
       return
     case 'TOOL_STARTED': {
+      if (reply.stopping && event.metadata.not_run !== true) fail('a gentle stop was asked')
       const c = call(event.tool_call_id)
       if (c?.result !== 'open' || c.submitted) fail(`call ${event.tool_call_id} has no open result to run`)
       return

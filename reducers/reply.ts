@@ -74,6 +74,12 @@ export const reply = (state: AgentState, event: AgentEvent): AgentState => {
     case 'REQUIRE_USER_CONFIRM':
     case 'REQUIRE_EXTERNAL_EXECUTION':
       return withStatus(state)
+    // Steers joined at a step boundary: the reply goes on with a fresh round in its continuation message.
+    case 'STEER_JOINED':
+      return withLoop(state, { ...loop, round_start: 0, round_calls: [], round_final: false })
+    // A gentle stop: nothing new is planned, and the reply is not parked any more (the planner closes it).
+    case 'STOP_REQUESTED':
+      return loop.closing || loop.stopping ? state : withStatus({ ...state, loop: { ...loop, stopping: { keep_queue: event.keep_queue } } })
     default:
       return state
   }
@@ -107,6 +113,7 @@ const someUnfinished = (msg: Msg | null, loop: LoopState, which: (call: ToolCall
 const withStatus = (state: AgentState): AgentState => {
   const loop = state.loop!
   if (loop.closing) return state
+  if (loop.stopping) return state.status === 'running' && state.waiting_for.length === 0 ? state : { ...state, status: 'running', waiting_for: [] }
   // Busy and shown running already (a batch of tools at work): nothing to walk. The walk for a
   // running call stops at the first one, so per-event work does not grow with the batch.
   const busyAnyway = loop.model_call_open || loop.denied.length > 0 || !!loop.starting?.length

@@ -8,13 +8,15 @@ import { conversation } from './conversation.js'
 import { protocolProblems } from './protocol.js'
 import { reply } from './reply.js'
 import { rules } from './rules.js'
+import { talk } from './talk.js'
 import { copyState } from './shapes.js'
 import { initialState, type AgentState } from './state.js'
 import { usage } from './usage.js'
 
 // Order matters: `rules` reads the paused status before `reply` moves it on, `usage` reads the
-// open model call before `reply` closes it, and `reply` reads the message `conversation` produced.
-const slices = [rules, usage, conversation, compaction, reply]
+// open model call before `reply` closes it, `reply` reads the message `conversation` produced, and
+// `conversation` reads the steers a STEER_JOINED moves before `talk` drops them.
+const slices = [rules, usage, conversation, compaction, reply, talk]
 
 export const rootReducer = (state: AgentState, event: AgentEvent): AgentState => {
   let next = state

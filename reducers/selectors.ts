@@ -3,6 +3,7 @@
 import type { Msg, ToolCallBlock } from '../lib/core/messages.js'
 import { findToolResult, toolCallsFrom } from './blocks.js'
 import { compactedView } from './compaction.js'
+import { replyIdOf } from './conversation.js'
 import type { AgentState } from './state.js'
 
 export { findToolCall, findToolResult } from './blocks.js'
@@ -41,8 +42,17 @@ export const selectConversation = (state: AgentState): Msg[] =>
 
 export { selectCutPoints, selectHistory, selectKnownUsage, historyBetween, coveredSoFar, summaryMsg, type Position } from './compaction.js'
 
-/** The last ended reply's message, if it is the one with `reply_id`. */
+/**
+ * The last ended reply's message (its continuation, when steers split it), if it is reply `reply_id`'s;
+ * the messages a queue started after it are passed over.
+ */
 export const selectEndedReply = (state: AgentState, reply_id: string): Msg | undefined => {
-  const last = state.context[state.context.length - 1]
-  return last?.id === reply_id ? last : undefined
+  for (let i = state.context.length - 1; i >= 0; i--) {
+    const msg = state.context[i]
+    if (msg.role === 'assistant') return replyIdOf(msg) === reply_id ? msg : undefined
+  }
+  return undefined
 }
+
+export { replyIdOf } from './conversation.js'
+export { queuedToStart, waitingMessages } from './talk.js'

@@ -8,7 +8,7 @@ import type { AgentState } from './state.js'
 export const copyState = (s: AgentState): AgentState => ({
   seq: s.seq, session_id: s.session_id, reply_id: s.reply_id, status: s.status, cur_iter: s.cur_iter,
   context: s.context, reply_msg: s.reply_msg, waiting_for: s.waiting_for, usage: s.usage,
-  permission_rules: s.permission_rules, loop: s.loop, compaction: s.compaction,
+  permission_rules: s.permission_rules, loop: s.loop, compaction: s.compaction, queue: s.queue, steers: s.steers,
 })
 
 export const withReplyMsg = (s: AgentState, reply_msg: Msg | null): AgentState => {

@@ -28,10 +28,21 @@ export interface LoopState {
   denial_reasons?: Record<string, string>
   /** An interrupt was requested: nothing more is planned, the reply is being closed. */
   closing: boolean
+  /** A gentle stop was requested (STOP_REQUESTED): what runs finishes, nothing new starts; `keep` says whether the queue stays. */
+  stopping?: { keep_queue: boolean }
   /** The JSON Schema of the structured output the reply ends with (the USER_MESSAGE's `metadata.output_schema`); absent when none. */
   output_schema?: Record<string, unknown>
   /** The structured output, once a call of the output tool succeeded: that call's arguments. */
   structured_output?: Record<string, unknown>
+}
+
+/** A message waiting for a reply: queued (starts the next reply) or steered (joins the running one). */
+export interface QueueEntry {
+  /** The message's id: queue() resolves to it, unqueue() takes it. */
+  id: string
+  msg: Msg
+  /** When it was acknowledged (its event's created_at). */
+  queued_at: string
 }
 
 /** A summary that stands in for the history before a position (see reducers/compaction.ts). */
@@ -70,6 +81,10 @@ export interface AgentState {
   loop: LoopState | null
   /** The latest compaction of what the model is sent, or null. */
   compaction: Compaction | null
+  /** Messages that start the next replies, in order (MESSAGE_QUEUED; a steer the reply ended before joins them first). */
+  queue: QueueEntry[]
+  /** Steers waiting to join the running reply at its next step boundary, in order. */
+  steers: QueueEntry[]
 }
 
 /**
@@ -80,8 +95,9 @@ export interface AgentState {
  * message, usage null until reported, the loop's starting/external/closing fields).
  * 3: issue 21 (a running result block carries its TOOL_RESULT_START's metadata: a sub-agent call's
  * `child_session_id` is in the state while the call runs or waits).
+ * 4: issue 30 (the state's `queue` and `steers`).
  */
-export const FOLD_VERSION = 3
+export const FOLD_VERSION = 4
 
 export const initialState = (): AgentState => ({
   seq: 0,
@@ -96,6 +112,8 @@ export const initialState = (): AgentState => ({
   permission_rules: [],
   loop: null,
   compaction: null,
+  queue: [],
+  steers: [],
 })
 
 export const freshLoop = (): LoopState => ({

@@ -177,7 +177,8 @@ export const App = ({ api }: { api: Api }) => {
           <${Session.Provider} value=${context}>
             <${Conversation} state=${past ? past.state : state} live=${!past} />
           </${Session.Provider}>
-          ${past ? null : html`<${Composer} status=${status} onSend=${(t: string) => live.send(t)} onStop=${() => live.stop()}
+          ${past ? null : html`<${Composer} status=${status} queue=${state.queue} onSend=${(t: string) => live.send(t)} onQueue=${(t: string) => live.queue(t)}
+            onSteer=${(t: string) => live.steer(t)} onUnqueue=${(id: string) => live.unqueue(id)} onStop=${(when?: 'now' | 'step') => live.stop(when)}
             note=${live.subagentsWork ? 'A sub-agent is working. Esc or Stop stops it and this reply.' : undefined} />`}` : null}
       </main>
       ${live && showTimeline ? html`<div id="timeline" class="timeline-wrap">

@@ -10,6 +10,7 @@ import type { AgentEvent } from '../lib/core/events.js'
 import { ExternalExecutionResultEvent, ToolResultBlock, UserConfirmResultEvent, UserMsg } from '../lib/core/factories.js'
 import type { PermissionRule, ToolCallBlock } from '../lib/core/messages.js'
 import type { WaitingCall } from '../lib/agent/text.js'
+import type { AskUserAnswer } from '../lib/agent/askUser.js'
 import type { AgentState } from '../reducers/state.js'
 import { connectDevTools, type DevTools } from './devtools.js'
 import { Timeline } from './timeline.js'
@@ -79,13 +80,27 @@ export class LiveSession {
     return this.remote.log
   }
 
-  /** Starts a reply; its events arrive on the session's event stream like everyone else's. */
+  /** Starts a reply (over a paused one: interrupts it first, issue 30); its events arrive on the session's event stream like everyone else's. */
   send(text: string): void {
-    this.act(this.remote.dispatch(UserMsg({ content: text })))
+    this.act(this.remote.dispatch(UserMsg({ content: text }), this.remote.state.status === 'paused' ? { whilePaused: 'interrupt' } : {}))
   }
 
-  stop(): void {
-    this.act(this.remote.interrupt())
+  /** While a reply runs: queued for the next reply (Enter), or steered into this one ("Send now"). */
+  queue(text: string): void {
+    this.act(this.remote.queue(text))
+  }
+
+  steer(text: string): void {
+    this.act(this.remote.steer(text))
+  }
+
+  unqueue(id: string): void {
+    this.act(this.remote.unqueue(id))
+  }
+
+  /** Stop now, or after the step running now ("Stop after this step"). */
+  stop(when: 'now' | 'step' = 'now'): void {
+    this.act(this.remote.interrupt({ when }))
   }
 
   /** Approves an asking call, with edited arguments (JSON text) and rules to grant if given (a sub-agent's call: answered where it waits, without rules). */
@@ -106,6 +121,12 @@ export class LiveSession {
     if (this.isDescendants(call)) return this.answerDescendant(call, { submit: { tool_call_id: call.id, result: { output, state } } })
     const result = ToolResultBlock({ id: call.id, name: call.name, output, state })
     this.act(this.remote.dispatch(ExternalExecutionResultEvent({ reply_id: this.replyId(), execution_results: [result] })))
+  }
+
+  /** Answers the model's question (askUser) with the person's choice(s) or text; the agent checks it against the question. */
+  answer(call: ToolCallBlock, answer: AskUserAnswer): void {
+    if (this.isDescendants(call)) return this.answerDescendant(call, { submit: { tool_call_id: call.id, result: answer } })
+    this.act(this.remote.submitResult(call.id, answer))
   }
 
   /** True while the reply waits only on sub-agents that work (none of their calls waits for the person). */

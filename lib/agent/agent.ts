@@ -4,15 +4,13 @@
 // interrupt()) dispatches INTERRUPT_REQUESTED; the pure interrupt function does the rest.
 import { filter, firstValueFrom, merge, Observable } from 'rxjs'
 import type { z } from 'zod'
-import { advanceReply } from '../../effects/advanceReply.js'
 import type { AgentDeps } from '../../effects/deps.js'
-import { interruptReply } from '../../effects/interruptReply.js'
-import { recordExternalResults } from '../../effects/recordExternalResults.js'
-import { startReply } from '../../effects/startReply.js'
+import { agentEffects } from '../../effects/index.js'
 import { closeReply } from '../../reducers/interrupt.js'
 import { inPlaceReducer } from '../../reducers/inPlace.js'
 import { replay } from '../../reducers/root.js'
 import type { AgentState } from '../../reducers/state.js'
+import { replyIdOf } from '../../reducers/selectors.js'
 import { systemClock, createEvent } from '../core/clock.js'
 import { compactionSettings } from './compaction.js'
 import { AgentError, messageOf } from '../core/errors.js'
@@ -35,6 +33,8 @@ import { ownerOfCall, ownerOfReply, replyTreeUsage, treeRunning, treeWaitingFor,
 import { runtimeHintSettings } from './hints.js'
 import { DEFAULT_INTERRUPT_TEXT, type AgentInput, type AgentOptions } from './agentOptions.js'
 import { ReplyPreparation } from './prepare.js'
+import { closeAgent, followDescendant } from './follow.js'
+import { endsWithFork, Talk, type InterruptOptions, type InterruptResult, type QueueResult, type SteerResult, type TalkOptions } from './talk.js'
 
 export { DEFAULT_INTERRUPT_TEXT, type AgentInput, type AgentOptions } from './agentOptions.js'
 
@@ -53,6 +53,7 @@ export class Agent {
   /** The agent's tools and, after them, the caller's tools of the current reply (ReplyOptions.externalTools). */
   private readonly tools: Map<string, Tool>
   private readonly preparation: ReplyPreparation
+  private readonly talk: Talk
 
   constructor(options: AgentOptions) {
     checkAgentOptions(options)
@@ -71,7 +72,9 @@ export class Agent {
     this.deps = { name, session_id, sysPrompt, model, tools: this.tools, output: null, outputSchema: null, maxIters, maxCallsPerResponse: options.maxCallsPerResponse, runtimeHints, compaction, clock, host: this, confirm: log.confirm ? () => log.confirm!() : null }
     this.preparation = new ReplyPreparation(this.deps, this.tools, options.output ?? null, () => this.store)
     this.store = createStore({ reducer: inPlaceReducer(), initialState: restored, log, onEffectError: (error) => this.endAfterEffectError(error) })
-    this.store.runEffects([startReply, advanceReply, interruptReply, recordExternalResults], this.deps)
+    this.store.runEffects(agentEffects.reply, this.deps)
+    const agent = this
+    this.talk = new Talk(this.store, clock, { get log() { return agent.log }, startWith: (msg, metadata) => this.dispatch(msg, { metadata }), cancelNow: (id, keep) => this.cancel(id, keep), runningChildren: () => this.children().filter((c) => c.state.status === 'running') })
     log.onFailure?.((error) => this.store.fail(error))
     this.events$ = this.store.event$
     this.state$ = this.store.state$
@@ -80,6 +83,9 @@ export class Agent {
     if (restored.status !== 'idle') this.reviveTree(true)
     // A log that ends inside a running reply (the process died) is closed like an interrupt.
     if (restored.status === 'running') for (const event of closeReply(restored, clock, { reason: 'interrupted' })) this.store.dispatch(event)
+    // The queue starts when a reply ends, and after a crash once the cut reply is closed (a fork starts nothing by itself).
+    this.store.runEffects(agentEffects.queue, this.deps)
+    if (this.state.queue.length && this.state.status === 'idle' && !endsWithFork(log, restored.seq)) this.talk.startQueue()
   }
 
   get state(): AgentState {
@@ -131,7 +137,7 @@ export class Agent {
     // A reply that ran sub-agents reports the usage of its whole tree in its metadata.
     const tree_usage = result.finished_reason === 'completed' ? replyTreeUsage(result) : null
     const msg = tree_usage ? { ...result, metadata: { ...result.metadata, tree_usage } } : result
-    return asReply(msg, status === 'paused' && reply_id === msg.id ? treeWaitingFor(this) : [])
+    return asReply(msg, status === 'paused' && reply_id === replyIdOf(msg) ? treeWaitingFor(this) : [])
   }
 
   /**
@@ -183,25 +189,39 @@ export class Agent {
   }
 
   /** Starts or resumes a reply exactly as replyStream would (or a sub-agent's, for its input event); its events arrive on `events$`. */
-  dispatch(input: AgentInput, options: Pick<ReplyOptions, 'output' | 'externalTools' | 'metadata' | 'traceContext'> = {}): void {
+  dispatch(input: AgentInput, options: Pick<ReplyOptions, 'output' | 'externalTools' | 'metadata' | 'traceContext' | 'whilePaused'> = {}): void {
     // A sub-agent's input (its reply id): dispatched there; this reply goes on with its result.
     const owner = this.descendantFor(input)
     if (owner) return owner.dispatch(input, options)
+    const queued = this.talk.whilePaused(input, options.whilePaused)
+    if (queued) return queued.send()
     const event = this.preparation.prepare(input, options)
     if (event) this.store.dispatch(event)
   }
 
-  /** Interrupts whatever is running (cancel) or paused (USER_INTERRUPT); resolves when the reply has ended. */
-  async interrupt(): Promise<void> {
+  /** Interrupts whatever runs (cancel) or is paused (USER_INTERRUPT); resolves once the reply ended, to the messages it handed back (`{ queue }`; lib/agent/talk.ts). */
+  async interrupt(options: InterruptOptions = {}): Promise<InterruptResult> {
     this.reviveTree()
-    const { status, reply_id } = this.state
-    if (this.store.failure) return
-    if (status === 'running') this.cancel(reply_id!)
-    else if (status === 'paused') this.store.dispatch(createEvent(this.deps.clock, 'USER_INTERRUPT', { reply_id: reply_id! }))
+    return this.talk.interrupt(options)
   }
 
-  /** Stops a running reply; does nothing when it is not running (already ended, paused or closing). */
-  cancel(reply_id: string): void {
+  /** A message for the running reply: it joins at the next step boundary (held while paused); while idle it starts a reply. */
+  async steer(input: AgentInput, options?: TalkOptions): Promise<SteerResult> {
+    return this.talk.steer(input, options)
+  }
+
+  /** Queues a message: it starts the next reply once this one ends (at once while idle); `agent.state.queue` lists what waits. */
+  async queue(input: AgentInput, options?: TalkOptions): Promise<QueueResult> {
+    return this.talk.queue(input, options)
+  }
+
+  /** Takes a queued message back before it starts (UNKNOWN_QUEUED when none waits with that id). */
+  async unqueue(id: string, options?: TalkOptions): Promise<void> {
+    this.talk.unqueue(id, options)
+  }
+
+  /** Stops a running reply (a person's Stop: the waiting messages are handed back unless `keepQueue`); nothing when it is not running. */
+  cancel(reply_id: string, keepQueue = false): void {
     const state = this.state
     if (state.reply_id !== reply_id || state.status !== 'running' || state.loop?.closing || this.store.failure) return
     // The Stop overtakes the output still queued behind the event being processed (none unless
@@ -209,7 +229,7 @@ export class Agent {
     // children's text joins the calls before they close.
     this.store.overtake()
     flushChildText(this)
-    this.dispatchClosing([createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id })])
+    this.dispatchClosing([createEvent(this.deps.clock, 'INTERRUPT_REQUESTED', { reply_id, metadata: keepQueue ? { keep_queue: true } : {} })])
   }
 
   /** Resolves once every event in the log is durable (at once on a memory or file log); rejects with the log's failure. */
@@ -247,16 +267,7 @@ export class Agent {
    * interrupt runs once that delivery is over, before the release.
    */
   async close(): Promise<void> {
-    if (this.state.status === 'running' && !this.store.failure) {
-      this.cancel(this.state.reply_id!)
-      await firstValueFrom(merge(this.store.state$.pipe(filter((s) => s.status !== 'running')), this.store.failure$), { defaultValue: null })
-    }
-    const closers = new Set([...this.tools.values()].flatMap((tool) => (tool.close ? [tool.close] : [])))
-    // The sub-agents it ran are closed with it (their tools and logs released too).
-    const closing = Promise.allSettled([...[...closers].map(async (close) => close()), ...this.children().map((child) => child.close())])
-    this.store.fail(new AgentError('CLOSED', 'The agent is closed; create a new agent to go on.'))
-    await this.logStore.close()
-    await closing
+    await closeAgent(this, this.store, this.logStore, this.tools)
   }
 
   /** An effect failed (a bug, not a model or tool failure): the reply in progress ends with an error. */
@@ -269,7 +280,8 @@ export class Agent {
 
   private start(input: AgentInput, options: ReplyOptions): ReplyRun {
     const owner = this.descendantFor(input)
-    const run = owner ? this.follow(owner, input as AgentEvent, options) : new ReplyRun(this, this.store, this.preparation.prepare(input, options), options)
+    const queued = owner ? null : this.talk.whilePaused(input, options.whilePaused)
+    const run = owner ? followDescendant(this, this.store, owner, input as AgentEvent, options) : new ReplyRun(this, this.store, queued ?? this.preparation.prepare(input, options), options)
     if (options.descendants) run.interleave(descendantEvents$(this))
     return run
   }
@@ -280,22 +292,6 @@ export class Agent {
     if (typeof input !== 'object' || input === null || !('reply_id' in input) || typeof input.reply_id !== 'string') return undefined
     const owner = this.state.reply_id === input.reply_id ? undefined : ownerOfReply(this, input.reply_id)
     return owner === this ? undefined : owner
-  }
-
-  /**
-   * Resumes a sub-agent with `input` and follows this agent's reply, which its results resume. That
-   * reply hears nothing while the sub-agents work, so the run also ends when nothing in the tree runs.
-   */
-  private follow(owner: Agent, input: AgentEvent, options: ReplyOptions): ReplyRun {
-    checkReplyOptions(options)
-    const run = new ReplyRun(this, this.store, () => owner.dispatch(input), options)
-    const settle = () => queueMicrotask(() => {
-      if (!treeRunning(this)) run.settle()
-      if (run.over) activity.unsubscribe()
-    })
-    const activity = merge(this.events$, descendantEvents$(this)).subscribe(settle)
-    settle()
-    return run
   }
 }
 

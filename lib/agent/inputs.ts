@@ -9,6 +9,7 @@ import type { ExternalExecutionResultEvent, UserConfirmResultEvent } from '../co
 import { ExternalExecutionResultEvent as externalResult, ToolResultBlock, UserConfirmResultEvent as confirmResult } from '../core/factories.js'
 import type { DataBlock, PermissionRule, TextBlock, ToolCallBlock } from '../core/messages.js'
 import type { AgentState } from '../../reducers/state.js'
+import { answerOutput, questionOf, type AskUserAnswer } from './askUser.js'
 
 export interface ApproveOptions {
   /** Replaces the call's arguments: an object (sent as JSON) or a JSON string. */
@@ -19,6 +20,7 @@ export interface ApproveOptions {
 
 export type ExternalResult =
   | string
+  | AskUserAnswer
   | { output: string | (TextBlock | DataBlock)[]; state?: 'success' | 'error' | 'interrupted' | 'denied'; metadata?: Record<string, unknown> }
 
 /** Refuses what names no call (undefined, a number, an object without a string `id`) with INVALID_INPUT, before anything looks it up. */
@@ -73,6 +75,9 @@ export const denyEvent = (state: AgentState, callId: string, reason?: string, cl
 /** EXTERNAL_EXECUTION_RESULT giving the result of the submitted call `callId` (a string is a successful output). */
 export const submitResultEvent = (state: AgentState, callId: string, result: ExternalResult, clock: Clock = systemClock): ExternalExecutionResultEvent => {
   const call = waitingCall(state, callId, 'submitted')
+  // An ask_user call takes the user's answer to its question, checked against it.
+  const question = questionOf(call)
+  if (question) return externalResult({ reply_id: state.reply_id!, execution_results: [ToolResultBlock({ id: call.id, name: call.name, output: answerOutput(question, result, callId) }, clock)] }, clock)
   const given = typeof result === 'string' ? { output: result } : result
   if (typeof given !== 'object' || given === null || !('output' in given))
     throw new AgentError('INVALID_INPUT', `The result for call ${callId} must be a string or { output, state? }; received ${describe(result)}.`)

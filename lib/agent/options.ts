@@ -23,7 +23,7 @@ export const AGENT_OPTION_KEYS = optionKeys<AgentOptions>({
 
 /** The options a reply knows (ReplyOptions). */
 export const REPLY_OPTION_KEYS = optionKeys<ReplyOptions>({
-  signal: true, rejectOnInterrupt: true, output: true, externalTools: true, metadata: true, descendants: true, traceContext: true,
+  signal: true, rejectOnInterrupt: true, output: true, externalTools: true, metadata: true, descendants: true, traceContext: true, whilePaused: true,
 })
 
 export const checkAgentOptions = (options: unknown): void => {
@@ -54,7 +54,9 @@ export const checkAgentOptions = (options: unknown): void => {
 export const checkReplyOptions = (options: unknown): void => {
   if (typeof options !== 'object' || options === null) fail('INVALID_OPTION', `Reply options must be an object such as { signal }; received ${describe(options)}.`)
   checkKnownKeys('reply options', options, REPLY_OPTION_KEYS)
-  const { signal, rejectOnInterrupt, externalTools, metadata, traceContext } = options as Record<string, unknown>
+  const { signal, rejectOnInterrupt, externalTools, metadata, traceContext, whilePaused } = options as Record<string, unknown>
+  if (whilePaused !== undefined && whilePaused !== 'refuse' && whilePaused !== 'interrupt' && whilePaused !== 'queue')
+    fail('INVALID_OPTION', `whilePaused must be 'refuse', 'interrupt' or 'queue'; received ${describe(whilePaused)}.`)
   if (externalTools !== undefined && !Array.isArray(externalTools)) fail('INVALID_OPTION', `externalTools must be an array of { name, description, parameters? }; received ${describe(externalTools)}.`)
   if (signal !== undefined && !(signal instanceof AbortSignal)) fail('INVALID_OPTION', `The signal option must be an AbortSignal (new AbortController().signal); received ${describe(signal)}.`)
   if (rejectOnInterrupt !== undefined && typeof rejectOnInterrupt !== 'boolean') fail('INVALID_OPTION', `rejectOnInterrupt must be a boolean; received ${describe(rejectOnInterrupt)}.`)

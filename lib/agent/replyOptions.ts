@@ -23,6 +23,12 @@ export interface ReplyOptions {
   descendants?: boolean
   /** The W3C trace context the reply continues (a `traceparent` header), recorded on the input event as `metadata.trace_context`; agentlog/otel's spans hang under it. */
   traceContext?: TraceContext
+  /**
+   * A user message sent while the reply is paused: 'refuse' (default, REPLY_PAUSED), 'interrupt' (close
+   * the pending calls as USER_INTERRUPT does, then start the message's reply before the queue), or
+   * 'queue' (queue it). Either way the call resolves like reply() once the message's own reply ends.
+   */
+  whilePaused?: 'refuse' | 'interrupt' | 'queue'
 }
 
 /** What a reply run needs of its agent (an `Agent`; structural, so this module imports no agent). */
@@ -34,5 +40,5 @@ export interface ReplyHost {
   readonly commitsAfterAppend: boolean
   flush(): Promise<void>
   cancel(reply_id: string): void
-  interrupt(): Promise<void>
+  interrupt(): Promise<unknown>
 }

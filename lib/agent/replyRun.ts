@@ -4,7 +4,7 @@
 // holds the closing events, because the interrupt runs synchronously in the store.
 import { Observable, type Subscription } from 'rxjs'
 import { CommitGate } from '../core/commitGate.js'
-import { AbortError, ModelError, type AgentError } from '../core/errors.js'
+import { AbortError, AgentError, ModelError } from '../core/errors.js'
 import { isOutputEvent, type AgentEvent, type OutputEvent, type ReplyEndEvent } from '../core/events.js'
 import type { Msg } from '../core/messages.js'
 import type { Store } from '../core/store.js'
@@ -15,6 +15,12 @@ import { endedReplyMsg, lastEndOf } from './replyEnd.js'
 
 /** The output events after which a reply can be paused (the reducers derive the status there). */
 const mayPause: ReadonlySet<string> = new Set(['REQUIRE_USER_CONFIRM', 'REQUIRE_EXTERNAL_EXECUTION', 'TOOL_RESULT_START', 'TOOL_RESULT_END'])
+
+/** A reply that a queued message starts: `send` queues it, the run begins at its USER_MESSAGE. */
+export interface QueuedStart {
+  startsWith: string
+  send: () => void
+}
 
 export class ReplyRun implements AsyncIterable<OutputEvent> {
   private reply_id: string | null
@@ -41,19 +47,23 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   private interleaved: Subscription | null = null
   /** The run follows a reply resumed elsewhere (see the constructor). */
   private readonly following: boolean = false
+  /** The run is the reply a queued message will start (its id): it begins at that message's USER_MESSAGE. */
+  private awaiting: string | null = null
 
   /**
    * `input` starts or resumes the reply; a function instead follows the current reply while the
-   * function resumes it elsewhere (a sub-agent's input): the run then ends on REPLY_END or `settle()`.
+   * function resumes it elsewhere (a sub-agent's input): the run then ends on REPLY_END or `settle()`;
+   * `{ startsWith, send }` is the reply the queued message `startsWith` starts once `send` queued it.
    */
-  constructor(private readonly agent: ReplyHost, private readonly store: Store, input: AgentEvent | null | (() => void), private readonly options: ReplyOptions) {
+  constructor(private readonly agent: ReplyHost, private readonly store: Store, input: AgentEvent | null | (() => void) | QueuedStart, private readonly options: ReplyOptions) {
     if (!input) {
       this.reply_id = store.getState().reply_id
       this.done = true
       return
     }
     this.following = typeof input === 'function'
-    this.reply_id = typeof input === 'function' ? store.getState().reply_id : input.type === 'USER_MESSAGE' ? null : (input as { reply_id: string }).reply_id
+    if ('startsWith' in input) this.awaiting = input.startsWith
+    this.reply_id = typeof input === 'function' ? store.getState().reply_id : 'startsWith' in input || input.type === 'USER_MESSAGE' ? null : (input as { reply_id: string }).reply_id
     if (agent.commitsAfterAppend) {
       // A failed commit breaks the store like a refused append; the run ends with the store's failure.
       this.gate = new CommitGate<OutputEvent>(() => agent.flush(), (event) => this.deliver(event), (error) => {
@@ -66,9 +76,10 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     options.signal?.addEventListener('abort', this.onAbort)
     try {
       if (typeof input === 'function') input()
+      else if ('startsWith' in input) input.send()
       else store.dispatch(input)
     } catch (error) {
-      if (typeof input === 'function') {
+      if (typeof input === 'function' || 'startsWith' in input) {
         this.finish()
         throw error
       }
@@ -86,14 +97,27 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   }
 
   private onEvent(event: AgentEvent) {
+    if (this.awaiting !== null) return this.onQueued(event, this.awaiting)
     if (this.done || !isOutputEvent(event)) return
     if (this.reply_id === null && event.type === 'REPLY_START') {
       this.reply_id = event.reply_id
       if (this.stopping) this.agent.cancel(event.reply_id)
     }
     if (event.reply_id !== this.reply_id) return
+    // The state the reply ended in (a queued message may start the next reply before REPLY_END is committed).
+    if (event.type === 'REPLY_END') this.settled = this.store.getState()
     if (this.gate) this.gate.pass(event)
     else this.deliver(event)
+  }
+
+  /** Before its reply starts: the queued message starts it, or is taken back (the run ends, resolving to nothing). */
+  private onQueued(event: AgentEvent, id: string) {
+    if (event.type === 'USER_MESSAGE' && event.msg.id === id) this.awaiting = null
+    else if ((event.type === 'QUEUE_RETURNED' && event.returned.some((e) => e.id === id)) || (event.type === 'MESSAGE_UNQUEUED' && event.msg_id === id)) {
+      this.failure = new AgentError('UNKNOWN_QUEUED', `The queued message ${id} was taken back (${event.type}) before its reply started.`)
+      this.finish()
+      this.wake()
+    }
   }
 
   /** Yields `events$`'s events with the reply's own until the reply ends (see ReplyOptions.descendants). */
@@ -149,7 +173,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
   private finish() {
     if (this.done && !this.subscription) return
     this.done = true
-    this.settled = this.store.getState()
+    this.settled ??= this.store.getState()
     if (this.failure) this.sink?.error(this.failure)
     else this.sink?.complete()
     this.subscription?.unsubscribe()
@@ -227,7 +251,7 @@ export class ReplyRun implements AsyncIterable<OutputEvent> {
     const state = this.settled ?? this.store.getState()
     const end = this.end
     if (!end) {
-      if (state.reply_msg && state.reply_msg.id === this.reply_id) return state.reply_msg
+      if (state.reply_msg && state.reply_id === this.reply_id) return state.reply_msg
       const last = this.reply_id ? selectEndedReply(state, this.reply_id) : undefined
       if (last) return last
       // A no-op input for a reply that left no message (interrupted before any output): what it resolved to.

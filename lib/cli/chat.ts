@@ -4,9 +4,10 @@
 // prompt [y]es / [n]o / [e]dit (exactly y, yes, n, no, e or edit; [e]dit starts from the current
 // arguments). With --log, a later start shows the earlier conversation and asks
 // again for what a paused reply waits for. Missing configuration is one line and exit code 2.
+// Lines typed while a reply runs are queued for the agent; a line starting with '!' steers the reply.
 import { createAgent, type Agent, type AgentInput } from '../agent/agent.js'
 import { AgentError } from '../core/errors.js'
-import type { ConfirmResult } from '../core/events.js'
+import { isOutputEvent, type ConfirmResult, type OutputEvent } from '../core/events.js'
 import { ExternalExecutionResultEvent, ToolResultBlock, UserConfirmResultEvent, UserInterruptEvent } from '../core/factories.js'
 import { fileLog } from '../stores/file/index.js'
 import { mcpChatTools } from './chatMcp.js'
@@ -64,7 +65,7 @@ export const chat: Command = {
     const paint: Painter = { dim: (s) => (colour ? `\x1b[2m${s}\x1b[0m` : s) }
     const term = chatTerminal()
     const session = new ChatSession(agent, term, paint, io, resolved.url)
-    term.write(paint.dim(`agentlog chat with ${resolved.describe}${tools ? `; tools: ${builtIn.map((t) => (t.name === 'run_command' ? 'run_command (asks first)' : t.name)).join(', ')}` : ''}${mcp.length ? `; MCP tools: ${escapeControls(mcp.map((t) => t.name).join(', '))}` : ''}. Ctrl-C interrupts a reply; Ctrl-D exits.\n`))
+    term.write(paint.dim(`agentlog chat with ${resolved.describe}${tools ? `; tools: ${builtIn.map((t) => (t.name === 'run_command' ? 'run_command (asks first)' : t.name)).join(', ')}` : ''}${mcp.length ? `; MCP tools: ${escapeControls(mcp.map((t) => t.name).join(', '))}` : ''}. Ctrl-C interrupts a reply; typing while it runs queues the next message (!text steers it); Ctrl-D exits.\n`))
     try {
       if (logPath) session.showHistory(logPath)
       if ((await session.answerPause()) === 'exit') return session.leavePaused(logPath)
@@ -88,20 +89,63 @@ class ChatSession {
     this.renderer = chatRenderer((text) => term.write(text), paint)
   }
 
-  /** Runs one reply (or its continuation) to its end or pause; Ctrl-C stops it. */
+  /**
+   * Runs one reply (or its continuation) to its end or pause; Ctrl-C stops it. A line typed meanwhile
+   * is queued for the agent (the next reply), or with a leading '!' steers this one (issue 30); the
+   * replies the queue starts are followed here too, until it is empty.
+   */
   async stream(input: AgentInput): Promise<void> {
     const controller = new AbortController()
     await this.term.whileReplying(() => controller.abort(), async () => {
-      for await (const event of this.agent.replyStream(input, { signal: controller.signal })) {
-        this.renderer.render(event)
-        if (event.type === 'REPLY_END' && event.error) {
-          this.io.err(`agentlog chat: the model failed (${event.error.type}): ${escapeControls(event.error.message)}`)
-          const hint = notFoundHint(event.error.message, this.url)
-          if (hint) this.io.err(`agentlog chat: ${hint}`)
-        }
-      }
-    })
+      for await (const event of this.agent.replyStream(input, { signal: controller.signal })) this.show(event)
+    }, (line) => this.typed(line))
     this.renderer.newline()
+    while (this.agent.state.status === 'running') {
+      await this.term.whileReplying(() => void this.agent.interrupt(), () => this.follow(), (line) => this.typed(line))
+      this.renderer.newline()
+    }
+    // The reply paused instead of ending: what was typed meanwhile answers its questions, in order.
+    if (this.agent.state.status !== 'paused') return
+    const waiting = this.queuedLines.filter((q) => this.agent.state.queue.some((e) => e.id === q.id))
+    this.queuedLines = []
+    for (const { id } of waiting) await this.agent.unqueue(id)
+    this.term.putBack(waiting.map((q) => q.line))
+  }
+
+  /** The lines this chat queued for the agent and their ids, oldest first. */
+  private queuedLines: { id: string; line: string }[] = []
+
+  private show(event: OutputEvent): void {
+    this.renderer.render(event)
+    if (event.type === 'REPLY_END' && event.error) {
+      this.io.err(`agentlog chat: the model failed (${event.error.type}): ${escapeControls(event.error.message)}`)
+      const hint = notFoundHint(event.error.message, this.url)
+      if (hint) this.io.err(`agentlog chat: ${hint}`)
+    }
+  }
+
+  /** A line typed while a reply runs: '!text' steers it, anything else is queued. */
+  private typed(line: string): void {
+    const steer = line.startsWith('!')
+    const text = steer ? line.slice(1).trim() : line
+    if (!text) return
+    const done = steer ? this.agent.steer(text) : this.agent.queue(text).then(({ id }) => void this.queuedLines.push({ id, line }))
+    this.term.write(`\n${this.paint.dim(`(${steer ? 'steered into this reply' : 'queued for the next reply'})`)} ${escapeControls(text)}\n`)
+    done.catch((error: unknown) => this.io.err(`agentlog chat: ${escapeControls(error instanceof Error ? error.message : String(error))}`))
+  }
+
+  /** The reply a queued message started: its output events until it ends or pauses. */
+  private follow(): Promise<void> {
+    const { reply_id } = this.agent.state
+    return new Promise((resolve) => {
+      const subscription = this.agent.events$.subscribe((event) => {
+        if (isOutputEvent(event) && event.reply_id === reply_id) this.show(event)
+        if (this.agent.state.status !== 'running' || this.agent.state.reply_id !== reply_id) {
+          queueMicrotask(() => subscription.unsubscribe())
+          resolve()
+        }
+      })
+    })
   }
 
   /** While the reply is paused: asks for every waiting call, sends the answers, and goes on; 'exit' at the end of input. */

@@ -3,7 +3,8 @@
 // one question at a time, lines typed ahead kept in order, and Ctrl-C routed by what the chat is
 // doing: while a reply runs it stops the reply; at an approval it answers INTERRUPTED; at the
 // message prompt, twice in a row (or Ctrl-D) ends the chat. In a terminal, what is typed while a
-// reply streams is not drawn into the reply: it is held and shown as the next input.
+// reply streams is not drawn into the reply: it is held and shown as the next input, or handed to
+// the chat (which queues it for the agent, or steers the reply with a leading '!').
 import { createInterface } from 'node:readline'
 import { Writable } from 'node:stream'
 
@@ -14,8 +15,10 @@ export interface ChatTerminal {
   write(text: string): void
   /** A line of input; null at the end of input (Ctrl-D). A 'message' prompt is where Ctrl-C twice exits; an 'answer' returns INTERRUPTED on Ctrl-C. `initial` fills the line in a terminal. */
   ask(prompt: string, kind: 'message' | 'answer', initial?: string): Promise<Answer>
-  /** Runs `work` with Ctrl-C calling `stop` (the reply in progress). */
-  whileReplying<T>(stop: () => void, work: () => Promise<T>): Promise<T>
+  /** Runs `work` with Ctrl-C calling `stop` (the reply in progress); a line typed meanwhile goes to `typed` when given (else it is held as the next input). */
+  whileReplying<T>(stop: () => void, work: () => Promise<T>, typed?: (line: string) => void): Promise<T>
+  /** Puts lines back in front of the typed-ahead ones (they answer the next questions). */
+  putBack(lines: string[]): void
   close(): void
 }
 
@@ -36,6 +39,7 @@ export const chatTerminal = (input: NodeJS.ReadStream = process.stdin, output: N
   let ended = false
   let mode: 'idle' | 'message' | 'answer' = 'idle'
   let stopReply: (() => void) | null = null
+  let onTyped: ((line: string) => void) | null = null
   let armedExit = false
   const write = (text: string) => void output.write(text)
 
@@ -44,7 +48,7 @@ export const chatTerminal = (input: NodeJS.ReadStream = process.stdin, output: N
     pending = null
     take?.(answer)
   }
-  rl.on('line', (line) => (pending ? settle(line) : queued.push({ line, shown: tty && !muted })))
+  rl.on('line', (line) => (pending ? settle(line) : onTyped && line.trim() ? onTyped(line) : queued.push({ line, shown: tty && !muted })))
   rl.on('close', () => {
     ended = true
     settle(null)
@@ -81,16 +85,21 @@ export const chatTerminal = (input: NodeJS.ReadStream = process.stdin, output: N
       } else if (answer === null) write('\n')
       return answer
     },
-    async whileReplying(stop, work) {
+    async whileReplying(stop, work, typed) {
       stopReply = stop
+      onTyped = typed ?? null
       armedExit = false
       muted = tty
       try {
         return await work()
       } finally {
         stopReply = null
+        onTyped = null
         muted = false
       }
+    },
+    putBack(lines) {
+      queued.unshift(...lines.map((line) => ({ line, shown: true })))
     },
     close() {
       process.off('SIGINT', onInterrupt)

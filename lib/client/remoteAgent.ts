@@ -27,6 +27,8 @@ import { resumeTree, type TreeSource } from './treeResume.js'
 import { replyFromLog } from './fromLog.js'
 import { callBody, withTreeWaiting } from './answers.js'
 import type { CallRef } from '../subagents/tree.js'
+import { RemoteTalk } from './talk.js'
+import type { InterruptOptions, InterruptResult, QueueResult, SteerResult } from '../agent/talk.js'
 
 export type { RemoteConnection } from './follower.js'
 export type { RemoteAgentOptions, RemoteReplyOptions } from './options.js'
@@ -41,6 +43,7 @@ export class RemoteAgent {
   /** The session's events with its sub-agents', for the rest of a cut reply stream asked with `descendants`. */
   private readonly tree: TreeSource
   private readonly transport: Transport
+  private readonly talk: RemoteTalk
   private readonly maxLineBytes: number
   private readonly interruptText: string
 
@@ -54,6 +57,7 @@ export class RemoteAgent {
       ending: this.ending.signal,
       failure: () => this.failure,
     })
+    this.talk = new RemoteTalk(this.transport, (seq) => this.reach(seq))
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES
     this.interruptText = options.interruptText ?? DEFAULT_INTERRUPT_TEXT
     this.folded = new FoldedLog(() => this.follower.hold())
@@ -109,14 +113,18 @@ export class RemoteAgent {
     return withTreeWaiting(replyOutcome(this.state, this.log, track.reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt }, track.stopped), this.state, this.transport)
   }
 
-  /** Interrupts the running or paused reply; resolves when it has ended and `state` shows it. */
-  async interrupt(): Promise<void> {
-    await this.reach(await this.interruptAt())
-  }
+  /** Interrupts the running or paused reply (`when: 'step'`, `keepQueue` as a local agent); resolves when it has ended and `state` shows it, to what it handed back. */
+  interrupt(options?: InterruptOptions): Promise<InterruptResult> { return this.talk.interrupt(options) }
+  /** A message for the running reply (see Agent.steer); resolves once `state` shows it. */
+  steer(input: AgentInput | string): Promise<SteerResult> { return this.talk.steer(input) }
+  /** Queues a message for the next reply (see Agent.queue); resolves once `state` shows it. */
+  queue(input: AgentInput | string): Promise<QueueResult> { return this.talk.queue(input) }
+  /** Takes a queued message back (UNKNOWN_QUEUED otherwise). */
+  unqueue(id: string): Promise<void> { return this.talk.unqueue(id) }
 
   /** Starts a reply or gives an input event without waiting for the reply; resolves with the events it caused, once `state` holds them. */
-  async dispatch(input: AgentInput | string): Promise<AgentEvent[]> {
-    const caused = await this.input({ input })
+  async dispatch(input: AgentInput | string, options: { whilePaused?: 'refuse' | 'interrupt' | 'queue' } = {}): Promise<AgentEvent[]> {
+    const caused = await this.input({ input, ...options })
     await this.reach(lastSeq(caused))
     return caused
   }
@@ -152,7 +160,7 @@ export class RemoteAgent {
     const stop = new AbortController()
     let stoppedAt = 0
     let started = false
-    const interrupt = () => void this.interruptAt().then((seq) => { stoppedAt = seq }, () => {}).finally(() => stop.abort())
+    const interrupt = () => void this.talk.interruptAt().then(({ seq }) => { stoppedAt = seq }, () => {}).finally(() => stop.abort())
     const onAbort = () => {
       track.stopped = true
       if (started) interrupt()
@@ -242,12 +250,6 @@ export class RemoteAgent {
     if (reply_id === null) throw new AgentError('INTERNAL', 'The reply stream ended without events.')
     const reply = replyOutcome(this.state, this.log, reply_id, { interruptText: this.interruptText, rejectOnInterrupt: options.rejectOnInterrupt }, track.stopped)
     return withTreeWaiting(reply, this.state, this.transport)
-  }
-
-  /** Asks the server to interrupt; resolves with the seq its log had reached once the reply ended. */
-  private async interruptAt(): Promise<number> {
-    const answer = (await this.transport.call('POST', '/interrupt', {})) as { seq?: unknown }
-    return typeof answer.seq === 'number' ? answer.seq : 0
   }
 
   private async input(body: unknown): Promise<AgentEvent[]> {

@@ -97,6 +97,22 @@ export const ContextCompactedEventSchema = event('CONTEXT_COMPACTED', {
   ...usage,
 })
 
+// Talking to a running agent (issue 30): messages that wait for a reply, and the stops a person makes.
+/** A message for the running reply: it joins at the next step boundary (STEER_JOINED), or is queued when the reply ends first. */
+export const MessageSteeredEventSchema = event('MESSAGE_STEERED', { ...reply, msg: MsgSchema })
+/** The waiting steers join the reply's context before its next model call; the blocks after them go in the message `continuation_id`. */
+export const SteerJoinedEventSchema = event('STEER_JOINED', { ...reply, msg_ids: z.array(z.string().min(1)).min(1), continuation_id: z.string().min(1) })
+/** A message that starts a reply once the one in progress ends (`first`: ahead of the others). */
+export const MessageQueuedEventSchema = event('MESSAGE_QUEUED', { msg: MsgSchema, first: z.boolean() })
+/** A queued message taken back by the user before it started. */
+export const MessageUnqueuedEventSchema = event('MESSAGE_UNQUEUED', { msg_id: z.string().min(1) })
+/** A waiting message (state.queue, state.steers): its id (the message's), the message, when it was acknowledged. */
+export const QueueEntrySchema = z.strictObject({ id: z.string().min(1), msg: MsgSchema, queued_at: z.string() })
+/** A person's Stop hands the waiting messages back (queued and not joined steers): recorded, not started; the entries say what the Stop resolves to. */
+export const QueueReturnedEventSchema = event('QUEUE_RETURNED', { ...reply, returned: z.array(QueueEntrySchema).min(1) })
+/** "Stop when you can": the model call and tools running now finish, nothing new starts, the reply ends interrupted. */
+export const StopRequestedEventSchema = event('STOP_REQUESTED', { ...reply, when: z.literal('step'), keep_queue: z.boolean() })
+
 export const OutputEventSchema = z.discriminatedUnion('type', [
   ReplyStartEventSchema, ReplyEndEventSchema, ModelCallStartEventSchema, ModelCallEndEventSchema,
   TextBlockStartEventSchema, TextBlockDeltaEventSchema, TextBlockEndEventSchema,
@@ -111,6 +127,7 @@ export const InputEventSchema = z.discriminatedUnion('type', [
 ])
 export const OwnEventSchema = z.discriminatedUnion('type', [
   UserMessageEventSchema, InterruptRequestedEventSchema, ModelCallUsageEventSchema, ToolStartedEventSchema, RunsDecidedEventSchema, HintAddedEventSchema, ContextCompactedEventSchema, CustomEventSchema,
+  MessageSteeredEventSchema, SteerJoinedEventSchema, MessageQueuedEventSchema, MessageUnqueuedEventSchema, QueueReturnedEventSchema, StopRequestedEventSchema,
 ])
 export const AgentEventSchema = z.discriminatedUnion('type', [
   ...OutputEventSchema.options, ...InputEventSchema.options, ...OwnEventSchema.options,

@@ -1,10 +1,12 @@
 // checkLog: folds a log and checks, event by event, the wire schema and the invariants of
 // REFERENCE.md section 5 that a log can show: every ended reply answers each tool call exactly once
 // (1), one REPLY_END per reply and none while parked (2), seq stamps match positions (3), nothing
-// starts after an interrupt (4), input that the guards refuse is absent (5), usage is kept (6).
+// starts after an interrupt or a gentle stop (4), input that the guards refuse is absent (5), usage is kept (6),
+// and steers join only at a step boundary.
 // Pure and browser-safe; the CLI's `validate` prints what it finds.
 import { checkInput } from '../../reducers/guards.js'
 import { rootReducer } from '../../reducers/root.js'
+import { replyIdOf } from '../../reducers/selectors.js'
 import { initialState, type AgentState } from '../../reducers/state.js'
 import { AgentError } from './errors.js'
 import { AgentEventSchema, type AgentEvent } from './events.js'
@@ -33,6 +35,7 @@ export const checkLog = (events: readonly AgentEvent[]): LogCheck => {
   const started = new Set<string>()
   const ended = new Set<string>()
   let interruptedAt = 0 // seq of the interrupt of the reply in progress, or 0
+  let stoppedAt = 0 // seq of the gentle stop of the reply in progress, or 0
   let state = initialState()
 
   events.forEach((event, index) => {
@@ -59,6 +62,7 @@ export const checkLog = (events: readonly AgentEvent[]): LogCheck => {
         if (started.has(event.reply_id)) fail(`reply ${event.reply_id} starts a second time`)
         started.add(event.reply_id)
         interruptedAt = 0
+        stoppedAt = 0
         break
       case 'REPLY_END':
         if (!started.has(event.reply_id)) fail(`REPLY_END for reply ${event.reply_id}, which never started`)
@@ -70,8 +74,15 @@ export const checkLog = (events: readonly AgentEvent[]): LogCheck => {
       case 'USER_INTERRUPT':
         if (event.reply_id === state.reply_id && state.status !== 'idle' && !interruptedAt) interruptedAt = seq
         break
+      case 'STOP_REQUESTED':
+        if (event.reply_id === state.reply_id && state.status !== 'idle' && !interruptedAt) stoppedAt = seq
+        break
       case 'MODEL_CALL_START':
         if (interruptedAt) fail(`a model call starts after the interrupt at seq ${interruptedAt} (4)`)
+        if (stoppedAt) fail(`a model call starts after the gentle stop at seq ${stoppedAt} (4: nothing new starts)`)
+        break
+      case 'TOOL_STARTED':
+        if (stoppedAt && event.metadata.not_run !== true) fail(`tool call ${event.tool_call_id} starts after the gentle stop at seq ${stoppedAt} (4: nothing new starts)`)
         break
       case 'CONTEXT_COMPACTED':
         if (interruptedAt) fail(`a compaction is recorded after the interrupt at seq ${interruptedAt} (4: an interrupted compaction changes nothing)`)
@@ -97,14 +108,16 @@ export const checkLog = (events: readonly AgentEvent[]): LogCheck => {
       fail(`${event.type} for reply ${replyId}, which is not in progress (the reducers ignore it)`)
 
     const replying = state.reply_msg
+    if (event.type === 'STEER_JOINED' && replying) for (const problem of unansweredCalls(replying)) fail(`${problem} when steers joined (they join at a step boundary)`)
     state = rootReducer(state, event)
     if (event.type === 'REPLY_END') {
       const msg = state.context[state.context.length - 1]
       // A reply interrupted before the model produced anything leaves no message.
-      const empty = event.finished_reason === 'interrupted' && replying?.id === event.reply_id && replying.content.length === 0 && replying.usage === null
+      // So does an empty continuation of a reply that steers split (its part before them is in the context).
+      const empty = !!replying && replying.content.length === 0 && replying.usage === null && (event.finished_reason === 'interrupted' || replying.id !== event.reply_id)
       if (empty) {
         if (state.reply_msg !== null) fail(`REPLY_END did not close reply ${event.reply_id}`)
-      } else if (msg?.id !== event.reply_id) fail(`REPLY_END did not close reply ${event.reply_id}`)
+      } else if (!msg || replyIdOf(msg) !== event.reply_id) fail(`REPLY_END did not close reply ${event.reply_id}`)
       else for (const problem of unansweredCalls(msg)) fail(`${problem} after the reply ended (1)`)
     }
   })

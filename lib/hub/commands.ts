@@ -1,5 +1,6 @@
 // What a SessionHandle asks of a session's owner, as plain JSON (so it can travel to another
-// process): an input, an interrupt, or an answer to a paused call. `toInput` builds the input event
+// process): an input, an interrupt (now or after the step, keeping the queue or not), a steer, a
+// queued message or one taken back, or an answer to a paused call. `toInput` builds the input event
 // from the owner's state (lib/agent/inputs.ts) (the owner knows the paused reply and its calls);
 // `execute` applies a command to a live agent and resolves, once committed, with the events it caused;
 // a routed command's input event carries its request's id, so `appliedBefore` can find what a dead
@@ -15,8 +16,10 @@ import type { AgentState } from '../../reducers/state.js'
 import { ownerOfCall } from '../subagents/tree.js'
 
 export type Command =
-  | { op: 'input'; input: AgentInput | string; externalTools?: CallerToolSpec[]; metadata?: Record<string, unknown> }
-  | { op: 'interrupt' }
+  | { op: 'input'; input: AgentInput | string; externalTools?: CallerToolSpec[]; metadata?: Record<string, unknown>; whilePaused?: 'refuse' | 'interrupt' | 'queue' }
+  | { op: 'interrupt'; when?: 'now' | 'step'; keepQueue?: boolean }
+  | { op: 'steer' | 'queue'; input: AgentInput | string }
+  | { op: 'unqueue'; id: string }
   | { op: 'approve'; tool_call_id: string; session_id?: string; input?: Record<string, unknown> }
   | { op: 'deny'; tool_call_id: string; session_id?: string; reason?: string }
   | { op: 'submit'; tool_call_id: string; session_id?: string; result: unknown }
@@ -24,9 +27,9 @@ export type Command =
 /** A string is a user message; anything else is checked by the agent's admission. */
 export const toMessage = (input: AgentInput | string): AgentInput => (typeof input === 'string' ? UserMsg({ content: input }) : input)
 
-/** An external call's result as a handle receives it: `{ output, state? }`, a string, or any JSON value (sent as its JSON). */
+/** An external call's result as a handle receives it: `{ output, state? }`, an answer to a question (`{ choice | choices | text }`), a string, or any JSON value (sent as its JSON). */
 const asExternalResult = (result: unknown): ExternalResult =>
-  typeof result === 'object' && result !== null && 'output' in result ? (result as ExternalResult)
+  typeof result === 'object' && result !== null && ('output' in result || 'choice' in result || 'choices' in result || 'text' in result) ? (result as ExternalResult)
     : typeof result === 'string' ? result : JSON.stringify(result ?? null)
 
 /** The input event a command stands for, built from the owner's state (null for an interrupt). */
@@ -35,6 +38,9 @@ export const toInput = (state: AgentState, command: Command): AgentInput | null 
     case 'input':
       return toMessage(command.input)
     case 'interrupt':
+    case 'steer':
+    case 'queue':
+    case 'unqueue':
       return null
     case 'approve':
       return approveEvent(state, command.tool_call_id, { input: command.input })
@@ -93,18 +99,22 @@ export const execute = async (agent: Agent, command: Command, request_id?: strin
   const caused: AgentEvent[] = []
   const subscription = agent.events$.subscribe((event) => caused.push(event))
   try {
+    const tagged = request_id === undefined ? {} : { metadata: { request_id } }
     if (command.op === 'interrupt') {
       const { reply_id, status } = agent.state
-      await agent.interrupt()
+      await agent.interrupt({ when: command.when, keepQueue: command.keepQueue })
       if (status !== 'idle') await replyEnded(agent, reply_id)
-    } else {
-      const caller: { metadata?: Record<string, unknown>; externalTools?: CallerToolSpec[] } = command.op === 'input' ? command : {}
+    } else if (command.op === 'steer') await agent.steer(toMessage(command.input), tagged)
+    else if (command.op === 'queue') await agent.queue(toMessage(command.input), tagged)
+    else if (command.op === 'unqueue') await agent.unqueue(command.id, tagged)
+    else {
+      const caller: { metadata?: Record<string, unknown>; externalTools?: CallerToolSpec[]; whilePaused?: 'refuse' | 'interrupt' | 'queue' } = command.op === 'input' ? command : {}
       const metadata = { ...caller.metadata, ...(request_id === undefined ? {} : { request_id }) }
       // An answer to a sub-agent's call is built from the state of the agent it waits in (in this process).
       // A call named with its session (two sub-agents may both wait on `call_0`) is answered in that session.
       const mine = 'tool_call_id' in command && (command.session_id ?? agent.session_id) === agent.session_id && agent.state.waiting_for.some((c) => c.id === command.tool_call_id)
       const owner = 'tool_call_id' in command && !mine ? ownerOfCall(agent, { id: command.tool_call_id, ...(command.session_id !== undefined && { session_id: command.session_id }) }) : undefined
-      agent.dispatch(toInput((owner ?? agent).state, command)!, { externalTools: caller.externalTools, metadata })
+      agent.dispatch(toInput((owner ?? agent).state, command)!, { externalTools: caller.externalTools, metadata, whilePaused: caller.whilePaused })
     }
   } finally {
     subscription.unsubscribe()

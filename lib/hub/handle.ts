@@ -5,6 +5,7 @@
 import { defer, mergeAll, type Observable } from 'rxjs'
 import type { AgentEvent, OutputEvent } from '../core/events.js'
 import type { Msg } from '../core/messages.js'
+import { AgentError } from '../core/errors.js'
 import type { ReplyOptions } from '../agent/replyOptions.js'
 import type { AgentInput } from '../agent/agent.js'
 import type { AgentState } from '../../reducers/state.js'
@@ -109,9 +110,28 @@ export const sessionHandle = (core: HubCore, session_id: string): SessionHandle 
     },
     // An answer ({ approve | deny | submit }) is built where the session is owned, from the state of
     // the session its call waits in; a message or an input event is applied as it is.
-    dispatch: (input) => core.run(session_id, isAnswer(input) ? answerCommand(input) : { op: 'input', input }),
-    async interrupt() {
-      await core.run(session_id, { op: 'interrupt' })
+    dispatch: (input, options = {}) => core.run(session_id, isAnswer(input) ? answerCommand(input) : { op: 'input', input, ...options }),
+    async interrupt(options = {}) {
+      const caused = await core.run(session_id, { op: 'interrupt', ...options })
+      return { queue: caused.flatMap((e) => (e.type === 'QUEUE_RETURNED' ? e.returned : [])) }
+    },
+    async steer(input) {
+      const caused = await core.run(session_id, { op: 'steer', input })
+      const event = caused.find((e) => e.type === 'MESSAGE_STEERED' || e.type === 'USER_MESSAGE')
+      if (event?.type === 'MESSAGE_STEERED') return { id: event.msg.id, reply_id: event.reply_id }
+      if (event?.type === 'USER_MESSAGE') return { id: event.msg.id, reply_id: null }
+      throw new AgentError('INTERNAL', 'The steer was not recorded.')
+    },
+    async queue(input) {
+      const caused = await core.run(session_id, { op: 'queue', input })
+      const event = caused.find((e) => e.type === 'MESSAGE_QUEUED')
+      if (event?.type !== 'MESSAGE_QUEUED') throw new AgentError('INTERNAL', 'The message was not queued.')
+      // Its place: where it waits now (0 once it started, or when it started at once).
+      const position = (await sessionState(core, session_id)).queue.findIndex((e) => e.id === event.msg.id)
+      return { id: event.msg.id, position: Math.max(0, position) }
+    },
+    async unqueue(id) {
+      await core.run(session_id, { op: 'unqueue', id })
     },
     approve(call, options = {}, replyOptions) {
       return answered(handle, core, { approve: call, ...(options.input !== undefined && { input: options.input }) }, replyOptions)

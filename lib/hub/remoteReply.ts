@@ -113,7 +113,7 @@ export const remoteReply = (core: HubCore, session_id: string, input: AgentInput
     }
     const store = core.options.store
     const state = store.state ? await store.state(session_id) : replay(await store.read(session_id))
-    const message = reply_id && (selectEndedReply(state, reply_id) ?? (state.reply_msg?.id === reply_id ? state.reply_msg : undefined))
+    const message = reply_id && (selectEndedReply(state, reply_id) ?? (state.reply_msg && state.reply_id === reply_id ? state.reply_msg : undefined))
     if (!message) throw new Error('The reply produced no message.')
     return ended ? endedReplyMsg(ended, message, message.name, DEFAULT_INTERRUPT_TEXT)! : message
   }

@@ -11,6 +11,7 @@ import type { CallRef } from '../subagents/tree.js'
 import type { Answer } from './answers.js'
 import type { Agent, AgentOptions, AgentInput } from '../agent/agent.js'
 import type { ReplyOptions } from '../agent/replyOptions.js'
+import type { InterruptOptions, InterruptResult, QueueResult, SteerResult } from '../agent/talk.js'
 import type { AgentState, ReplyStatus } from '../../reducers/state.js'
 import type { Command, RoutedRequest } from './commands.js'
 import type { ParentLink } from '../subagents/childLogs.js'
@@ -133,9 +134,18 @@ export interface SessionHandle {
    * CallRef), without waiting for the reply; resolves with the events it caused (in the session the
    * call waits in), or rejects with the coded refusal.
    */
-  dispatch(input: AgentInput | string | Answer): Promise<AgentEvent[]>
-  /** Interrupts the running or paused reply; resolves once REPLY_END is committed. */
-  interrupt(): Promise<void>
+  dispatch(input: AgentInput | string | Answer, options?: { whilePaused?: 'refuse' | 'interrupt' | 'queue' }): Promise<AgentEvent[]>
+  /**
+   * Interrupts the running or paused reply (`when: 'step'`: once what runs now has finished); resolves
+   * once REPLY_END is committed, to the waiting messages it handed back (none with `keepQueue`).
+   */
+  interrupt(options?: InterruptOptions): Promise<InterruptResult>
+  /** A message for the running reply, joining at its next step boundary (while idle it starts a reply); resolves once recorded. */
+  steer(input: AgentInput | string): Promise<SteerResult>
+  /** Queues a message for the next reply (at once while idle); resolves once recorded. */
+  queue(input: AgentInput | string): Promise<QueueResult>
+  /** Takes a queued message back (UNKNOWN_QUEUED when none waits with that id). */
+  unqueue(id: string): Promise<void>
   /**
    * Approves a waiting call of the session's tree (its id, or a call of `waiting_for`, which names
    * its session) and resolves, like Agent.approve, to the session's reply once it ends or parks again.

@@ -89,7 +89,7 @@ export const agentSource = (agent: Agent): SessionSource => ({
     return agent.events$.pipe(filter((event) => (event.metadata.seq as number) > state.seq), map((event) => ({ event }))).subscribe(subscriber)
   }),
   reply: (input) => defer(() => agent.reply$(input)).pipe(ignoreElements()),
-  interrupt: (options) => (options?.when ? (agent.interrupt as (o: unknown) => Promise<void>)(options) : agent.interrupt()),
+  interrupt: (options) => (options?.when ? (agent.interrupt as (o: unknown) => Promise<unknown>)(options) : agent.interrupt()),
   approve: (call, input) => agent.approve(call, { input }),
   deny: (call, reason) => agent.deny(call, reason),
   submitResult: (call, result) => agent.submitResult(call, result as Parameters<Agent['submitResult']>[1]),
@@ -103,7 +103,7 @@ export const remoteSource = (remote: RemoteAgent, owned = false): SessionSource 
     return remote.state
   }),
   reply: (input) => runStream((signal) => remote.replyStream(input, { signal })),
-  interrupt: (options) => (options?.when ? (remote.interrupt as (o: unknown) => Promise<void>)(options) : remote.interrupt()),
+  interrupt: (options) => (options?.when ? (remote.interrupt as (o: unknown) => Promise<unknown>)(options) : remote.interrupt()),
   approve: (call, input) => remote.approve(callId(call), input ? { input } : {}),
   deny: (call, reason) => remote.deny(callId(call), reason),
   submitResult: (call, result) => remote.submitResult(callId(call), result),
@@ -121,7 +121,7 @@ export const hubSource = (hub: Hub, session_id: string): SessionSource => {
       return concat(of<Followed>({ state }), handle.follow({ fromSeq: state.seq }).pipe(map((event) => ({ event }))))
     }).pipe(mergeAll()),
     reply: (input) => runStream(() => handle.replyStream(input)),
-    interrupt: (options) => (options?.when ? (handle.interrupt as (o: unknown) => Promise<void>)(options) : handle.interrupt()),
+    interrupt: (options) => (options?.when ? (handle.interrupt as (o: unknown) => Promise<unknown>)(options) : handle.interrupt()),
     approve: (call, input) => owner(call).approve(callId(call), input ? { input } : {}),
     deny: (call, reason) => owner(call).deny(callId(call), reason),
     submitResult: (call, result) => owner(call).submitResult(callId(call), result),

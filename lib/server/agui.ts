@@ -3,7 +3,8 @@
 // (agui/fromAgUi.ts), sent through the hub with the run's front-end tools as external tools, and
 // the reply's events are mapped (agui/toAgUi.ts).
 // The connection closing is the Stop button: the reply is interrupted through the hub (the whole tree
-// of sub-agents with it). A sub-agent's confirmations are the run's interrupts (agui/tree.ts).
+// of sub-agents with it). A sub-agent's confirmations are the run's interrupts (agui/tree.ts). A run
+// for a thread whose run still runs is a steer of that reply (steerRun).
 import { AgentError } from '../core/errors.js'
 import type { Hub, SessionHandle } from '../hub/types.js'
 import type { CallerToolSpec } from '../agent/tools.js'
@@ -17,6 +18,8 @@ import { SSE_HEADERS, sseStream, type SseSink } from './sse.js'
 import { traceOptions } from './trace.js'
 import type { ReplyOptions } from '../agent/replyOptions.js'
 import type { AgentState } from '../../reducers/state.js'
+import type { AgentInput } from '../agent/agentOptions.js'
+import { isOutputEvent, type OutputEvent } from '../core/events.js'
 
 export interface AgUiContext {
   hub: Hub
@@ -63,6 +66,10 @@ const respond = async (ctx: AgUiContext, sink: SseSink, threadId: string, run: R
     if (plan.kind === 'none') return send([...mapped.start(), ...mapped.finish()])
     release = ctx.replies.acquire('process')
     if (plan.reply_id) send(mapped.start())
+    if (plan.kind === 'steer') {
+      await steerRun(handle, plan.input, plan.reply_id, signal, (event) => send(mapped!.map(event)))
+      return send(mapped.finish())
+    }
     for (const input of plan.before ?? []) await handle.dispatch(input)
     for await (const event of handle.replyStream(plan.input, { signal, externalTools: frontEndTools(run), descendants: true, ...trace })) send(mapped.map(event))
     send(mapped.finish())
@@ -73,6 +80,35 @@ const respond = async (ctx: AgUiContext, sink: SseSink, threadId: string, run: R
   } finally {
     release?.()
   }
+}
+
+/**
+ * A run for a thread whose run still runs steers the running reply (issue 30): the message is
+ * recorded, and the run streams that reply's events from there to its end or pause (the Stop of the
+ * connection does not stop the reply: the first run owns it).
+ */
+const steerRun = async (handle: SessionHandle, input: AgentInput, reply_id: string, signal: AbortSignal, send: (event: OutputEvent) => void): Promise<void> => {
+  const { seq } = await handle.state()
+  await handle.steer(input)
+  const events = handle.follow({ fromSeq: seq, descendants: true })
+  await new Promise<void>((resolve, reject) => {
+    const done = () => {
+      subscription.unsubscribe()
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const subscription = events.subscribe({
+      next: (event) => {
+        if (!isOutputEvent(event) || (event.metadata.session_id === undefined && event.reply_id !== reply_id)) return
+        send(event)
+        const own = event.metadata.session_id === undefined
+        if (own && (event.type === 'REPLY_END' || event.type === 'REQUIRE_USER_CONFIRM' || event.type === 'REQUIRE_EXTERNAL_EXECUTION')) queueMicrotask(done)
+      },
+      error: reject,
+      complete: resolve,
+    })
+    signal.addEventListener('abort', done)
+  })
 }
 
 /** The text the paused reply's unfinished results streamed so far (a parked sub-agent's call): its result continues it. */

@@ -118,7 +118,7 @@ export const createServer = (options: ServerOptions): FetchHandler => {
         case 'POST /sessions/:id/replies': return await native.postReply(ctx, session(), request, url)
         case 'GET /sessions/:id/children': return await native.getChildren(ctx, session())
         case 'GET /sessions/:id/events': return await native.followEvents(ctx, session(), request, url)
-        case 'POST /sessions/:id/interrupt': return await native.interrupt(ctx, session())
+        case 'POST /sessions/:id/interrupt': return await native.interrupt(ctx, session(), request)
         case 'POST /sessions/:id/input': return await native.postInput(ctx, session(), request)
         case 'POST /sessions/:id/ag-ui': return await runAgUi(ctx, request, parts[1])
         case 'POST /ag-ui': return await runAgUi(ctx, request)

@@ -11,6 +11,7 @@ import { AgentError, type AgentErrorCode } from '../core/errors.js'
 import { checkKnownKeys } from '../core/strictOptions.js'
 import type { AgentEvent, OutputEvent } from '../core/events.js'
 import type { Hub, SessionHandle } from '../hub/types.js'
+import type { AgentInput } from '../agent/agentOptions.js'
 import type { CallRef } from '../subagents/tree.js'
 import type { Answer } from '../hub/answers.js'
 import { json, publicDamage, publicError, readJson } from './http.js'
@@ -42,7 +43,8 @@ export const BODY_FIELDS = {
   createSession: ['session_id', 'metadata'],
   reply: ['input', 'descendants'],
   /** POST /input's shorthands (otherwise the body is the input itself, which the agent admits). */
-  input: ['approve', 'deny', 'submit', 'input'],
+  input: ['approve', 'deny', 'submit', 'input', 'whilePaused', 'steer', 'queue', 'unqueue'],
+  interrupt: ['when', 'keepQueue'],
   approve: ['tool_call_id', 'session_id', 'input'],
   deny: ['tool_call_id', 'session_id', 'reason'],
   submit: ['tool_call_id', 'session_id', 'result'],
@@ -128,10 +130,26 @@ export const deleteSession = async (ctx: NativeContext, session_id: string): Pro
   return new Response(null, { status: 204, headers: ctx.headers })
 }
 
-export const interrupt = async (ctx: NativeContext, handle: SessionHandle): Promise<Response> => {
-  await handle.interrupt()
+/** The Stop route: now, or `{ "when": "step" }` (after what runs now); `{ "keepQueue": true }` keeps the queue. Answers with the messages handed back. */
+export const interrupt = async (ctx: NativeContext, handle: SessionHandle, request: Request): Promise<Response> => {
+  const body = object(await readJson(request, ctx.limits.bodyBytes, {}), 'The body of POST /sessions/:id/interrupt', BODY_FIELDS.interrupt)
+  const { queue } = await handle.interrupt({ ...(body.when !== undefined && { when: body.when as 'step' }), ...(body.keepQueue !== undefined && { keepQueue: body.keepQueue as boolean }) })
   const { status, reply_id, seq } = await handle.state()
-  return json({ status, reply_id, seq }, 200, ctx.headers)
+  return json({ status, reply_id, seq, queue }, 200, ctx.headers)
+}
+
+/** `{ "steer": input }`, `{ "queue": input }`, `{ "unqueue": id }`: what they resolve to, and the seq that shows it. */
+const talk = async (ctx: NativeContext, handle: SessionHandle, body: Body): Promise<Response> => {
+  const result = body.steer !== undefined ? await handle.steer(inputOf(body.steer) as AgentInput | string)
+    : body.queue !== undefined ? await handle.queue(inputOf(body.queue) as AgentInput | string)
+    : await handle.unqueue(unqueueId(body.unqueue)).then(() => ({ id: body.unqueue as string }))
+  const { seq } = await handle.state()
+  return json({ ...result, seq }, 200, ctx.headers)
+}
+
+const unqueueId = (value: unknown): string => {
+  if (typeof value !== 'string' || !value) throw new AgentError('INVALID_INPUT', 'unqueue needs the id queue resolved to: { "unqueue": "<id>" }.')
+  return value
 }
 
 /** Applies an input event or an approve / deny / submit shorthand; answers with the events it caused. */
@@ -140,8 +158,10 @@ export const postInput = async (ctx: NativeContext, handle: SessionHandle, reque
   checkInputSize(body, ctx.limits.messageBytes)
   // A body that is neither a shorthand nor an input itself (a message has a role, an event a type) is refused by its fields.
   if (Object.keys(body).some((key) => SHORTHANDS.includes(key)) || !('type' in body || 'role' in body)) checkKnownKeys('The body of POST /sessions/:id/input', body, SHORTHANDS, 'INVALID_INPUT')
+  if (body.steer !== undefined || body.queue !== undefined || body.unqueue !== undefined) return talk(ctx, handle, body)
   const answer = answerOf(body)
-  const events = await handle.dispatch(answer ?? inputOf(body.input ?? body))
+  // `{ input, whilePaused }`: a message over a paused reply interrupts it or is queued (ReplyOptions.whilePaused).
+  const events = answer ? await handle.dispatch(answer) : await handle.dispatch(inputOf(body.input ?? body), body.whilePaused === undefined ? {} : { whilePaused: body.whilePaused as 'interrupt' })
   return json({ events }, 200, ctx.headers)
 }
 

@@ -22,7 +22,7 @@ export interface Subject {
   approve(call: CallRef, input?: Record<string, unknown>): Promise<Reply>
   deny(call: CallRef, reason?: string): Promise<Reply>
   submitResult(call: CallRef, result: ExternalResult): Promise<Reply>
-  interrupt(): Promise<void>
+  interrupt(): Promise<unknown>
   /** The state as this kind shows it now. */
   state(): Promise<AgentState>
   /** The session's events as this kind holds them. */
@@ -49,7 +49,7 @@ interface AgentSurface {
   approve(call: CallRef, options?: { input?: Record<string, unknown> }): Promise<Reply>
   deny(call: CallRef, reason?: string): Promise<Reply>
   submitResult(call: CallRef, result: ExternalResult): Promise<Reply>
-  interrupt(): Promise<void>
+  interrupt(): Promise<unknown>
   readonly state: AgentState
   readonly log: readonly AgentEvent[]
   readonly events$: Observable<AgentEvent>

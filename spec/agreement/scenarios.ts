@@ -160,7 +160,7 @@ export const scenarios: Scenario[] = [
   {
     name: 'stop by interrupt(): while running (the stream yields the end) and while paused',
     async run(subject) {
-      let interrupting: Promise<void> | null = null
+      let interrupting: Promise<unknown> | null = null
       const events = await collect(subject.replyStream('stream 400'), (e) => { if (e.type === 'TEXT_BLOCK_DELTA') interrupting ??= subject.interrupt() })
       await interrupting
       const running = { events: eventsView(events), state: stateView(await subject.state()) }

@@ -40,6 +40,12 @@ export const fixtures: Record<string, Record<string, unknown>> = {
   RUNS_DECIDED: { ...r, tool_call_ids: ['c-1'] },
   HINT_ADDED: { ...b, hint: [{ type: 'text', id: 't-2', text: 'call the tool', created_at: at, finished_at: at }], source: null },
   CONTEXT_COMPACTED: { ...r, summary: 'The user asked for the weather.', model_name: 'm', covers: { messages: 2, blocks: 0 }, ...usage },
+  MESSAGE_STEERED: { ...r, msg: { id: 'm-2', name: 'user', role: 'user', content: [{ type: 'text', id: 't-2', text: 'also', created_at: at, finished_at: at }], metadata: {}, created_at: at, usage: null, finished_at: at, finished_reason: null, structured_output: null, error: null } },
+  STEER_JOINED: { ...r, msg_ids: ['m-2'], continuation_id: 'm-3' },
+  MESSAGE_QUEUED: { msg: { id: 'm-2', name: 'user', role: 'user', content: [{ type: 'text', id: 't-2', text: 'also', created_at: at, finished_at: at }], metadata: {}, created_at: at, usage: null, finished_at: at, finished_reason: null, structured_output: null, error: null }, first: false },
+  MESSAGE_UNQUEUED: { msg_id: 'm-2' },
+  QUEUE_RETURNED: { ...r, returned: [{ id: 'm-2', msg: { id: 'm-2', name: 'user', role: 'user', content: [], metadata: {}, created_at: at, usage: null, finished_at: at, finished_reason: null, structured_output: null, error: null }, queued_at: at }] },
+  STOP_REQUESTED: { ...r, when: 'step', keep_queue: false },
   CUSTOM: { name: 'progress', value: { pct: 50 } },
 }
 

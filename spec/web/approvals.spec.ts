@@ -95,7 +95,7 @@ test('an image a tool returns is shown; Stop while a reply waits for approval cl
   const image = page.getByRole('region', { name: 'Tool call draw' }).getByRole('img')
   assert.is(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), PNG_SIZE)
   await asking(page)
-  await page.getByRole('button', { name: 'Stop' }).click()
+  await page.getByRole('button', { name: 'Stop', exact: true }).click()
   await page.getByRole('region', { name: 'Tool call send_email' }).getByText('Stopped by you').waitFor({ timeout: TIMEOUT })
   await waitReady(page)
   assert.is(await page.getByRole('group', { name: 'Approve send_email?' }).count(), 0)

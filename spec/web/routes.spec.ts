@@ -48,7 +48,7 @@ test('fork and tools refuse an unknown session (404) and a bad seq (400); a fork
     const before = (await (await fetch(`${served.url}/sessions/${session_id}`)).json()) as AgentState
     const tools = (await (await fetch(`${served.url}/sessions/${session_id}/tools`)).json()) as { tools: { name: string; input_schema: { type: string }; external: boolean }[] }
     assert.equal(tools.tools.map((t) => [t.name, t.external, t.input_schema.type]), [
-      ['slow_search', false, 'object'], ['send_email', false, 'object'], ['pick_color', true, 'object'], ['draw', false, 'object'], ['research', false, 'object'],
+      ['slow_search', false, 'object'], ['send_email', false, 'object'], ['pick_color', true, 'object'], ['draw', false, 'object'], ['research', false, 'object'], ['ask_user', true, 'object'],
     ])
     for (const seq of [-1, 1.5, before.seq + 1, '3', null]) {
       const refused = await post(`${served.url}/sessions/${session_id}/fork`, { seq })

@@ -60,7 +60,7 @@ test("the timeline switches to the sub-agent's log and back; Stop while the sub-
   await timeline.getByRole('button', { name: "Back to this session's log" }).click()
   await timeline.getByText('REQUIRE_EXTERNAL_EXECUTION').waitFor({ timeout: TIMEOUT })
 
-  await page.getByRole('button', { name: 'Stop' }).click()
+  await page.getByRole('button', { name: 'Stop', exact: true }).click()
   await card.getByText('Stopped by you').waitFor({ timeout: TIMEOUT })
   await waitReady(page)
   assert.is(await page.getByRole('group', { name: 'Approve send_email?' }).count(), 0, 'no approval form is left')

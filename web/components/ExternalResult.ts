@@ -1,10 +1,13 @@
 // The result form of an external call (a tool the agent does not run): the person writes the
 // output, says whether it succeeded, and submits it; the reply then goes on. An empty result is
-// refused in place: the box gets the focus and says what it needs.
+// refused in place: the box gets the focus and says what it needs. A question the model asks
+// (askUser) gets the Question form instead.
 import { useContext, useRef, useState } from 'preact/hooks'
 import type { ToolCallBlock } from '../../lib/core/messages.js'
 import { html } from '../html.js'
 import { Session } from './context.js'
+import { Question } from './Question.js'
+import { questionOf } from '../../lib/agent/askUser.js'
 
 export const ExternalResult = ({ call }: { call: ToolCallBlock }) => {
   const { live } = useContext(Session)
@@ -13,6 +16,9 @@ export const ExternalResult = ({ call }: { call: ToolCallBlock }) => {
   const [problem, setProblem] = useState<string | null>(null)
   const box = useRef<HTMLTextAreaElement>(null)
   if (!live) return null
+  // The model asks the person a question (askUser): its own form.
+  const question = questionOf(call)
+  if (question) return html`<${Question} call=${call} question=${question} />`
   const id = `result-${call.id}`
   const submit = (e: Event) => {
     e.preventDefault()

@@ -34,6 +34,8 @@ export const RunAgentInputSchema = z.looseObject({
 export type RunPlan =
   | { kind: 'input'; input: AgentInput; reply_id?: string; externalCallIds: string[]; before?: AgentInput[] }
   | { kind: 'none'; reply_id: string | null }
+  /** A new user message for a thread whose run still runs: a steer of the running reply, whose events the run streams to its end. */
+  | { kind: 'steer'; input: AgentInput; reply_id: string; externalCallIds: string[] }
 
 const refuse = (code: AgentErrorCode, message: string): never => {
   throw new AgentError(code, message)
@@ -80,6 +82,7 @@ export const planRun = (state: AgentState, run: RunAgentInput, clock: Clock = sy
   if (userMessages.length !== 1)
     refuse('INVALID_INPUT', userMessages.length ? `The run sends ${userMessages.length} new user messages; send one per run.` : 'The run sends no new user message, tool result or resume: there is nothing to answer.')
   const msg = UserMsg({ content: userText(userMessages[0]) }, clock)
+  if (state.status === 'running' && state.reply_id) return { kind: 'steer', input: { ...msg, id: userMessages[0].id }, reply_id: state.reply_id, externalCallIds: [] }
   return { kind: 'input', input: { ...msg, id: userMessages[0].id }, externalCallIds: [] }
 }
 

@@ -5,7 +5,7 @@
 // a sub-agent (research) whose agent reports, asks to send an email, and reports again.
 import { z } from 'zod'
 import {
-  agentTool, callTool, defineTool, say, scriptedModel, usage,
+  agentTool, askUser, callTool, defineTool, say, scriptedModel, usage,
   type AgentOptions, type ModelRequest, type ScriptStep, type Tool,
 } from '../../../lib/index.js'
 import { sleep } from '../../../lib/core/abort.js'
@@ -46,6 +46,7 @@ const turn = (request: ModelRequest): ScriptStep[] => {
     case 'slow tool': return [...say('Searching.'), ...callTool(id, 'slow_search', { query: 'agents' }, 3), usage(10, 6)]
     case 'approve': return [...say('I will send it.'), ...callTool(id, 'send_email', { to: 'ann@example.com', subject: 'Hi' }, 3), usage(10, 6)]
     case 'external': return [...callTool(id, 'pick_color', { palette: 'warm' }, 2), usage(10, 4)]
+    case 'ask me': return [...callTool(id, 'ask_user', { question: 'Which colour?', choices: ['red', 'blue'] }), usage(10, 4)]
     case 'image': return [...callTool(id, 'draw', { shape: 'square' }), usage(10, 4)]
     case 'delegate': return [...say('Asking the researcher.'), ...callTool(id, 'research', { task: 'tell Ann' }, 2), usage(10, 4)]
     case 'delegate twice': return [...callTool(id, 'research', { task: 'tell Ann and Bob' }), usage(10, 4)]
@@ -71,7 +72,7 @@ const researcher = (email: Tool) => agentTool({
 
 export const playbookTools = (): Tool[] => {
   const tools = baseTools()
-  return [...tools, researcher(tools[1])]
+  return [...tools, researcher(tools[1]), askUser()]
 }
 
 const baseTools = (): Tool[] => [
