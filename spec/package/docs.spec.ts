@@ -1,6 +1,5 @@
 // The README and docs/ read as a guide (issue 33 item 5): every relative link names a file or a
 // heading that exists, and no parenthesis sits inside another in the prose (code is left out).
-// Pages other work is writing now are listed in PENDING until they land.
 import { existsSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -10,8 +9,6 @@ import { documents } from '../helpers/readme.js'
 
 const test = suite('package/docs')
 const root = fileURLToPath(new URL('../../', import.meta.url))
-/** Pages linked from the contents that other branches write; remove each once it exists. */
-const PENDING = new Set(['docs/redux.md', 'docs/a2a.md', 'docs/talking.md', 'docs/performance.md', 'docs/options.md'])
 
 /** The prose of a markdown text: fenced blocks and inline code left out. */
 export const prose = (markdown: string): string => {
@@ -41,7 +38,6 @@ test('every relative link of the README and docs/ names a file that exists, and 
       if (/^[a-z]+:/.test(target)) continue
       const [path, hash] = target.split('#')
       const file = path ? relative(root, join(root, dirname(page.file), path)) : page.file
-      if (PENDING.has(file)) continue
       if (!existsSync(join(root, file))) broken.push(`${page.file} links to ${target}, which does not exist`)
       else if (hash && file.endsWith('.md')) {
         const text = pages.find((p) => p.file === file)?.text ?? ''
