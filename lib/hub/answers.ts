@@ -8,6 +8,7 @@ import { AgentError, describe } from '../core/errors.js'
 import type { CallRef } from '../subagents/tree.js'
 import type { WaitingCall } from '../agent/text.js'
 import type { AgentState } from '../../reducers/state.js'
+import { asExternalResult } from './commands.js'
 
 /** An answer to one waiting call of a session's tree. */
 export type Answer =
@@ -51,8 +52,7 @@ export const answerInput = (state: AgentState, answer: Answer, id: string): Agen
   if ('approve' in answer) return approveEvent(state, id, { input: answer.input })
   if ('deny' in answer) return denyEvent(state, id, typeof answer.reason === 'string' ? answer.reason : undefined)
   const { result } = answer
-  const given: ExternalResult = typeof result === 'object' && result !== null && 'output' in result ? (result as ExternalResult)
-    : typeof result === 'string' ? result : JSON.stringify(result ?? null)
+  const given: ExternalResult = asExternalResult(result)
   return submitResultEvent(state, id, given)
 }
 

@@ -28,7 +28,8 @@ export type Command =
 export const toMessage = (input: AgentInput | string): AgentInput => (typeof input === 'string' ? UserMsg({ content: input }) : input)
 
 /** An external call's result as a handle receives it: `{ output, state? }`, an answer to a question (`{ choice | choices | text }`), a string, or any JSON value (sent as its JSON). */
-const asExternalResult = (result: unknown): ExternalResult =>
+/** A result as a client sends it (any JSON value) as the agent takes it: a string, `{ output, state? }`, or an answer to an ask_user question as given; any other value as its JSON. */
+export const asExternalResult = (result: unknown): ExternalResult =>
   typeof result === 'object' && result !== null && ('output' in result || 'choice' in result || 'choices' in result || 'text' in result) ? (result as ExternalResult)
     : typeof result === 'string' ? result : JSON.stringify(result ?? null)
 
