@@ -43,3 +43,19 @@ export const report = (): string => {
 process.on('exit', () => {
   if (times.size) process.stdout.write(report())
 })
+
+// A spec that leaves a socket, a timer or a child behind keeps the run from ending after uvu's
+// summary. Once the summary is out, the run waits LEFT_OPEN_MS for such handles to close, then names
+// what is still open (on stderr, so a leak is seen and fixed) and ends with uvu's exit code.
+const LEFT_OPEN_MS = 15_000
+const write = process.stdout.write.bind(process.stdout) as (chunk: unknown, ...rest: unknown[]) => boolean
+process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
+  if (typeof chunk === 'string' && chunk.includes('Duration:')) {
+    setTimeout(() => {
+      const open = process.getActiveResourcesInfo().filter((kind) => kind !== 'TTYWrap')
+      process.stderr.write(`\n  Left open after the specs (ended after ${LEFT_OPEN_MS / 1000} s): ${open.join(', ') || 'nothing'}\n`)
+      process.exit(process.exitCode ?? 0)
+    }, LEFT_OPEN_MS).unref()
+  }
+  return write(chunk, ...rest)
+}) as typeof process.stdout.write
