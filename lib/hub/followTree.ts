@@ -7,12 +7,13 @@
 // sub-agent's pause has come (a call parks when its sub-agent does), and at the call's
 // TOOL_RESULT_END until the sub-agent's REPLY_END has come (a sub-agent's reply always ends before
 // its call does). Events of unrelated sessions interleave as they come. A sub-agent is followed
-// until its REPLY_END.
+// until its REPLY_END; a session that does not name its call back (linkedChild) is not followed.
 import { Observable, Subscription } from 'rxjs'
 import { AgentError } from '../core/errors.js'
 import type { AgentEvent } from '../core/events.js'
 import { startedSubagent } from '../subagents/childLogs.js'
 import { enterLink } from '../subagents/linkWalk.js'
+import { linkedChild, storedParent } from './linkedChild.js'
 import type { SessionStore } from './types.js'
 
 /**
@@ -44,6 +45,7 @@ const callKey = (session_id: string, tool_call_id: string) => `${session_id}\n${
 export const followTree = (store: SessionStore, session_id: string, options: { fromSeq?: number; open?: readonly OpenSubagent[] } = {}): Observable<AgentEvent> =>
   new Observable<AgentEvent>((subscriber) => {
     const subscriptions = new Subscription()
+    const parentOf = storedParent(store)
     /** Every sub-agent followed, by session: until its session is found, whether its last event so far is a pause, and whether its REPLY_END has come. */
     const followed = new Map<string, { found: boolean; paused: boolean; ended: boolean; depth: number; parent: string; call: string; closed?: 'ran' | 'cut'; retry?: () => void }>()
     /** The sub-agent session of each sub-agent call met, by callKey. */
@@ -143,6 +145,15 @@ export const followTree = (store: SessionStore, session_id: string, options: { f
     const follow = (child: string, fromSeq: number, link: { depth: number; parent: string; call: string }, tries = 0) => {
       // Followed from a later seq (a resume): it may be paused already, and its pause is not sent again.
       if (tries === 0) followed.set(child, { found: false, paused: fromSeq > 0, ended: false, ...link })
+      // A session that does not name this call back (another tree's) is not followed: as one that is gone.
+      linkedChild(parentOf, link.parent, link.call, child).then(
+        (linked) => (subscriptions.closed ? undefined : linked ? subscribe(child, fromSeq, link, tries) : ended(child)),
+        (error: unknown) => (error instanceof AgentError && error.code === 'NOT_FOUND' ? subscribe(child, fromSeq, link, tries) : ended(child)),
+      ).catch((error: unknown) => subscriber.error(error))
+    }
+
+    const subscribe = (child: string, fromSeq: number, link: { depth: number; parent: string; call: string }, tries: number) => {
+      if (subscriptions.closed) return
       // Its own subscription, so that a REPLY_END met while the history is replayed can end it.
       const own = new Subscription()
       subscriptions.add(own)

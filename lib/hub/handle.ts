@@ -20,6 +20,7 @@ import { sessionTree, subagentsOpenAt } from './tree.js'
 import type { SessionHandle } from './types.js'
 import { sessionState } from './state.js'
 import { storedTreeWaiting } from './waiting.js'
+import { storedParent } from './linkedChild.js'
 
 /** The live session for a reply, or null when another process owns it (and the store can route). */
 const ownedHere = async (core: HubCore, session_id: string) => {
@@ -151,7 +152,7 @@ export const sessionHandle = (core: HubCore, session_id: string): SessionHandle 
       return fromSeq === 0 ? followTree(store, session_id) : defer(async () => followTree(store, session_id, { fromSeq, open: await subagentsOpenAt(store, session_id, fromSeq) })).pipe(mergeAll())
     },
     tree: () => sessionTree(core.options.store, session_id),
-    waiting: () => storedTreeWaiting((id) => sessionState(core, id), session_id),
+    waiting: () => storedTreeWaiting((id) => sessionState(core, id), storedParent(core.options.store), session_id),
   }
   return handle
 }
@@ -165,13 +166,13 @@ const answered = async (handle: SessionHandle, core: HubCore, answer: Answer, op
   const msg = await handle.reply(answer, options)
   if ('waiting_for' in msg && 'text' in msg) return msg as Reply
   const state = await stateOf(handle.session_id)
-  return asReply(msg, state.status === 'paused' && state.reply_id === msg.id ? await storedTreeWaiting(stateOf, handle.session_id, state) : [])
+  return asReply(msg, state.status === 'paused' && state.reply_id === msg.id ? await storedTreeWaiting(stateOf, storedParent(core.options.store), handle.session_id, state) : [])
 }
 
 /** The input event of an answer to a call of the tree of `session_id`, built from the state of the session the call waits in. */
 const inputFor = async (core: HubCore, session_id: string, answer: Answer): Promise<AgentInput> => {
   const stateOf = (id: string) => sessionState(core, id)
-  const call = whereWaiting(await storedTreeWaiting(stateOf, session_id), session_id, refOf(answer))
+  const call = whereWaiting(await storedTreeWaiting(stateOf, storedParent(core.options.store), session_id), session_id, refOf(answer))
   return answerInput(await stateOf(call.session_id), answer, call.id)
 }
 

@@ -102,7 +102,7 @@ export const createHub = (options: HubOptions): Hub => {
     const children = new Map<string, LogStore>()
     let reopened = new Map<string, LogStore>()
     try {
-      reopened = await openTreeLogs(store, session_id, reply?.children ?? [])
+      reopened = await openTreeLogs(store, session_id, reply?.links ?? [])
       const agentOptions = await options.agent(session_id)
       const subagentLogs = subagents.logsFor(session_id, children, reopened)
       const agent = createAgent({ ...agentOptions, log, session_id, subagentLogs })

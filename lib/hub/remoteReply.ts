@@ -19,6 +19,7 @@ import type { HubCore } from './core.js'
 import { sessionState } from './state.js'
 import { followTree, type OpenSubagent } from './followTree.js'
 import { replyChildren, replyTreeStates } from './waiting.js'
+import { storedParent } from './linkedChild.js'
 
 const replyOf = (caused: AgentEvent[]): string | null => {
   for (const event of caused) if (event.type === 'REPLY_START' || event.type === 'USER_CONFIRM_RESULT' || event.type === 'EXTERNAL_EXECUTION_RESULT') return event.reply_id
@@ -60,7 +61,7 @@ export const remoteReply = (core: HubCore, session_id: string, input: AgentInput
     const answered = answeredReply(input)
     const root = answered === null ? null : await sessionState(core, session_id)
     const below = root !== null && root.status === 'paused' && root.reply_id !== answered
-    const tree = below ? await replyTreeStates((id) => sessionState(core, id), session_id, root) : null
+    const tree = below ? await replyTreeStates((id) => sessionState(core, id), storedParent(core.options.store), session_id, root) : null
     const caused = await core.run(session_id, { op: 'input', input, externalTools: options.externalTools, metadata: inputMetadata(options) })
     reply_id = below ? root.reply_id : replyOf(caused)
     if (!reply_id || (!below && caused.length === 0)) return
@@ -138,6 +139,6 @@ const answeredReply = (input: AgentInput | string): string | null =>
 
 /** Nothing in the session's tree runs, and it waits for an answer again. */
 const treeParked = async (core: HubCore, session_id: string): Promise<boolean> => {
-  const states = await replyTreeStates((id) => sessionState(core, id), session_id)
+  const states = await replyTreeStates((id) => sessionState(core, id), storedParent(core.options.store), session_id)
   return states.every(({ state }) => state.status !== 'running') && states.some(({ state }) => state.status === 'paused')
 }

@@ -7,26 +7,31 @@
 import type { LogStore } from '../core/log.js'
 import type { AgentEvent } from '../core/events.js'
 import { AgentError } from '../core/errors.js'
-import { isParentLink, openReply, openReplyIn, type ParentLink, type SubagentLogs } from '../subagents/childLogs.js'
+import { isParentLink, openReply, openReplyIn, type OpenReply, type ParentLink, type SubagentLogs } from '../subagents/childLogs.js'
 import { enterLink } from '../subagents/linkWalk.js'
 import { findSession } from '../subagents/tree.js'
+import { linkedChild, storedParent } from './linkedChild.js'
 import type { LiveSession } from './live.js'
 import type { SessionStore } from './types.js'
 
-/** Opens the logs of the sub-agent sessions `ids` and of theirs, recursively, until a reply ended; closes them all if one fails. */
-export const openTreeLogs = async (store: SessionStore, root_id: string, ids: readonly string[], opened = new Map<string, LogStore>(), seen = new Set([root_id]), depth = 1): Promise<Map<string, LogStore>> => {
+/**
+ * Opens the logs of the sub-agent sessions of the open calls `links` of session `parent_id` and of
+ * theirs, recursively, until a reply ended; closes them all if one fails. A session that does not
+ * name its call back (linkedChild: another tree's) is not opened, as a missing one.
+ */
+export const openTreeLogs = async (store: SessionStore, root_id: string, links: OpenReply['links'], parent_id = root_id, opened = new Map<string, LogStore>(), seen = new Set([root_id]), depth = 1): Promise<Map<string, LogStore>> => {
   try {
-    for (const id of ids) {
+    for (const { tool_call_id, child_session_id: id } of links) {
       enterLink(seen, id, depth, `Opening the tree of session ${root_id}`)
       // A sub-agent session that is gone (deleted, or never created: its owner died between the
       // call's start and the session's creation) is not opened: its parent closes the call as cut.
-      const log = await store.open(id).catch((error: unknown) => {
+      const log = await linkedChild(storedParent(store), parent_id, tool_call_id, id).then((linked) => (linked ? store.open(id) : null)).catch((error: unknown) => {
         if (error instanceof AgentError && error.code === 'NOT_FOUND') return null
         throw error
       })
       if (!log) continue
       opened.set(id, log)
-      await openTreeLogs(store, root_id, openReply(log)?.children ?? [], opened, seen, depth + 1)
+      await openTreeLogs(store, root_id, openReply(log)?.links ?? [], id, opened, seen, depth + 1)
     }
     return opened
   } catch (error) {

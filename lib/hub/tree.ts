@@ -2,12 +2,13 @@
 // TOOL_RESULT_START names the sub-agent session of its call (`metadata.child_session_id`), the
 // sub-agent's session records its parent (`metadata.parent`). `sessionTree` returns the tree of a
 // session; `subagentsOpenAt` the sub-agents a follow resuming at a seq must follow too
-// (followTree.ts follows a tree).
+// (followTree.ts follows a tree). A child counts only if its session names the call back (linkedChild).
 import { AgentError } from '../core/errors.js'
 import type { AgentEvent } from '../core/events.js'
 import { isParentLink, openReplyIn, startedSubagent, type ParentLink } from '../subagents/childLogs.js'
 import type { OpenSubagent } from './followTree.js'
 import { enterLink, MAX_TREE_DEPTH } from '../subagents/linkWalk.js'
+import { linkedChild, storedParent } from './linkedChild.js'
 import type { SessionStore, SessionTree } from './types.js'
 
 export { startedSubagent, type SessionTree }
@@ -38,9 +39,9 @@ export const sessionTree = async (store: SessionStore, session_id: string, seen 
   enterLink(seen, session_id, depth, 'Reading a tree of sessions')
   const info = await store.info(session_id)
   const children: SessionTree[] = []
-  for (const { child_session_id } of await sessionChildren(store, session_id)) {
+  for (const { tool_call_id, child_session_id } of await sessionChildren(store, session_id)) {
     try {
-      children.push(await sessionTree(store, child_session_id, seen, depth + 1))
+      if (await linkedChild(storedParent(store), session_id, tool_call_id, child_session_id)) children.push(await sessionTree(store, child_session_id, seen, depth + 1))
     } catch (error) {
       if (!(error instanceof AgentError && error.code === 'NOT_FOUND')) throw error
     }
@@ -54,8 +55,8 @@ export const subtreeIds = async (store: SessionStore, session_id: string, seen =
   if (depth > MAX_TREE_DEPTH) return []
   const children = await sessionChildren(store, session_id).catch(() => [])
   const ids: string[] = []
-  for (const { child_session_id } of children) {
-    if (seen.has(child_session_id)) continue
+  for (const { tool_call_id, child_session_id } of children) {
+    if (seen.has(child_session_id) || !(await linkedChild(storedParent(store), session_id, tool_call_id, child_session_id).catch(() => false))) continue
     seen.add(child_session_id)
     ids.push(...(await subtreeIds(store, child_session_id, seen, depth + 1)), child_session_id)
   }

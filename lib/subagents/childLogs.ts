@@ -40,19 +40,27 @@ const readable = (log: LogStore): readonly AgentEvent[] => {
  * yet (TOOL_RESULT_START `metadata.child_session_id` without a TOOL_RESULT_END). Null for a log
  * whose last reply ended (or that has none). Reads the last reply's events only, from the end back.
  */
-export const openReply = (log: LogStore): { parent: ParentLink | null; children: string[] } | null => openReplyIn(readable(log))
+export const openReply = (log: LogStore): OpenReply | null => openReplyIn(readable(log))
+
+/** An unfinished reply: the call it runs for (a sub-agent's), its open sub-agent sessions, and the call of each (`links`). */
+export interface OpenReply {
+  parent: ParentLink | null
+  children: string[]
+  links: { tool_call_id: string; child_session_id: string }[]
+}
 
 /** openReply over a log's events. */
-export const openReplyIn = (events: readonly AgentEvent[]): { parent: ParentLink | null; children: string[] } | null => {
+export const openReplyIn = (events: readonly AgentEvent[]): OpenReply | null => {
   const ended = new Set<string>()
-  const children: string[] = []
+  const links: OpenReply['links'] = []
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i]
     if (event.type === 'REPLY_END') return null
     if (event.type === 'TOOL_RESULT_END') ended.add(event.tool_call_id)
     const child = event.metadata.child_session_id
-    if (event.type === 'TOOL_RESULT_START' && typeof child === 'string' && !ended.has(event.tool_call_id)) children.unshift(child)
-    if (event.type === 'REPLY_START') return { parent: isParentLink(event.metadata.parent) ? event.metadata.parent : null, children }
+    if (event.type === 'TOOL_RESULT_START' && typeof child === 'string' && !ended.has(event.tool_call_id)) links.unshift({ tool_call_id: event.tool_call_id, child_session_id: child })
+    if (event.type === 'REPLY_START')
+      return { parent: isParentLink(event.metadata.parent) ? event.metadata.parent : null, children: links.map((l) => l.child_session_id), links }
   }
   return null
 }

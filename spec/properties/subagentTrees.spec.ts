@@ -12,6 +12,7 @@ import * as assert from 'uvu/assert'
 import { agentTool, callTool, checkLog, counterClock, createAgent, replay, say, scriptedModel, treeWaitingFor, type Agent, type AgentEvent, type LogStore, type Tool } from '../../lib/index.js'
 import { fileLog } from '../../lib/node.js'
 import { storedTreeWaiting } from '../../lib/hub/waiting.js'
+import type { ParentLink } from '../../lib/subagents/childLogs.js'
 import { readLogFile } from '../../lib/stores/file/read.js'
 import { crashCopy, tempDir } from '../log/helpers/files.js'
 import { probe, slowTool } from '../helpers/fixtures.js'
@@ -90,7 +91,9 @@ property('random trees stopped, answered and interrupted at random moments keep 
       if (root.state.status !== 'paused') break
       const calls = treeWaitingFor(root)
       assert.equal(calls.map((c) => `${c.session_id}:${c.id}`).sort(), waitingFromLogs(root), "the root's waiting_for is what the logs say")
-      const folded = await storedTreeWaiting(async (id) => replay(treeOf(root).find((a) => a.session_id === id)!.log), root.session_id)
+      const logOf = (id: string) => treeOf(root).find((a) => a.session_id === id)!.log
+      const parentOf = async (id: string) => (logOf(id).find((e) => e.type === 'REPLY_START')?.metadata.parent ?? null) as ParentLink | null
+      const folded = await storedTreeWaiting(async (id) => replay(logOf(id)), parentOf, root.session_id)
       assert.equal(folded, calls, 'a hub in another process reads the same from the logs (SessionHandle.waiting)')
       const call = calls[action.pick % calls.length]
       const owner = treeOf(root).find((a) => a.session_id === call.session_id)!

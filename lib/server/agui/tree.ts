@@ -12,7 +12,8 @@ import { interruptCall, type DescendantAsks } from './toAgUi.js'
 
 /** What a resume of the thread `root_id` (whose state is `root`) needs to know of its sub-agents. */
 export const descendantsOf = async (hub: Hub, root_id: string, root: AgentState): Promise<Descendants> => {
-  const states = await replyTreeStates((session_id) => hub.session(session_id).state(), root_id, root)
+  // The parent link each sub-agent's session records (its tree's `parent`), so a call naming another tree's session is not followed.
+  const states = await replyTreeStates((session_id) => hub.session(session_id).state(), async (session_id) => (await hub.session(session_id).tree()).parent, root_id, root)
   const byId = new Map(states.map(({ session_id, state }) => [session_id, state]))
   const bySession = new Map<string, DescendantAsks>()
   for (const { session_id, ...call } of waitingInTree(root_id, root, (id) => byId.get(id))) {
