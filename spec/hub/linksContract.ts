@@ -38,6 +38,12 @@ const pausedLog = async (makeStore: () => Promise<SessionStore>): Promise<AgentE
   return events
 }
 
+/** The parent link naming the sub-agent call (the first TOOL_RESULT_START) of `events` as stored in session `session_id`: a forged back link (a link counts only both ways). */
+const callOf = (events: AgentEvent[], session_id: string) => {
+  const start = events.find((e) => e.type === 'TOOL_RESULT_START') as Extract<AgentEvent, { type: 'TOOL_RESULT_START' }>
+  return { parent: { session_id, reply_id: start.reply_id, tool_call_id: start.tool_call_id } }
+}
+
 /** `events` with the sub-agent call's (the first TOOL_RESULT_START's) child named `child`. */
 const withChild = (events: AgentEvent[], child: string): AgentEvent[] => {
   let done = false
@@ -87,11 +93,11 @@ export const linksContract = (name: string, makeStore: () => Promise<SessionStor
     await hub.close()
   })
 
-  test('a stored log whose sub-agent call names its own session: waiting, tree, follow with descendants and fork are refused INVALID_LOG, nothing hangs', async () => {
+  test('a stored log whose sub-agent call names its own session (and the session that call): waiting, tree, follow with descendants and fork are refused INVALID_LOG, nothing hangs', async () => {
     const store = await makeStore()
     const events = await pausedLog(makeStore)
     const self = id('self')
-    await importLog(store, self, withChild(events, self))
+    await importLog(store, self, withChild(events, self), callOf(events, self))
     const hub = createHub({ store, sweepMs: false, agent: sessionTreeAgent(1) })
     const session = hub.session(self)
     assert.is(await settles(codeOf(session.waiting()), 'waiting()'), 'INVALID_LOG')
@@ -103,12 +109,12 @@ export const linksContract = (name: string, makeStore: () => Promise<SessionStor
     await settles(hub.close(), 'hub.close()')
   })
 
-  test('two stored sessions whose calls name each other as sub-agents: waiting and tree are refused INVALID_LOG', async () => {
+  test("two stored sessions whose calls name each other as sub-agents (and each names the other one's call as its parent): waiting and tree are refused INVALID_LOG", async () => {
     const store = await makeStore()
     const events = await pausedLog(makeStore)
     const [a, b] = [id('a'), id('b')]
-    await importLog(store, a, withChild(events, b))
-    await importLog(store, b, withChild(events.map((e) => ('session_id' in e && e.type === 'REPLY_START' ? { ...e, session_id: b } : e)), a))
+    await importLog(store, a, withChild(events, b), callOf(events, b))
+    await importLog(store, b, withChild(events.map((e) => ('session_id' in e && e.type === 'REPLY_START' ? { ...e, session_id: b } : e)), a), callOf(events, a))
     const hub = createHub({ store, sweepMs: false, agent: sessionTreeAgent(1) })
     assert.is(await settles(codeOf(hub.session(a).waiting()), 'waiting()'), 'INVALID_LOG')
     assert.is(await settles(codeOf(hub.session(a).tree()), 'tree()'), 'INVALID_LOG')
