@@ -12,16 +12,28 @@ import { ev } from '../helpers/events.js'
 
 const test = suite('hub/followTree')
 
-/** A store whose follows are subjects the spec feeds, in whatever order it likes. */
-const manualStore = () => {
+/**
+ * A store whose follows are subjects the spec feeds, in whatever order it likes. Each sub-agent's
+ * session names its call as its parent (`info`), as the hub records it: the call that named it when
+ * fed, or as given in `parents`.
+ */
+const manualStore = (parents: Record<string, { session_id: string; reply_id: string; tool_call_id: string }> = {}) => {
   const streams = new Map<string, Subject<AgentEvent>>()
   const stream = (id: string) => {
     let subject = streams.get(id)
     if (!subject) streams.set(id, (subject = new Subject<AgentEvent>()))
     return subject
   }
-  const store = { follow: (id: string): Observable<AgentEvent> => stream(id).asObservable() } as unknown as SessionStore
-  return { store, feed: (id: string, ...events: AgentEvent[]) => events.forEach((e) => stream(id).next(e)), end: (id: string) => stream(id).complete() }
+  const store = {
+    follow: (id: string): Observable<AgentEvent> => stream(id).asObservable(),
+    info: async (id: string) => ({ session_id: id, metadata: parents[id] ? { parent: parents[id] } : {} }),
+  } as unknown as SessionStore
+  const feed = (id: string, ...events: AgentEvent[]) =>
+    events.forEach((e) => {
+      if (e.type === 'TOOL_RESULT_START' && typeof e.metadata.child_session_id === 'string') parents[e.metadata.child_session_id] ??= { session_id: id, reply_id: e.reply_id, tool_call_id: e.tool_call_id }
+      stream(id).next(e)
+    })
+  return { store, feed, end: (id: string) => stream(id).complete() }
 }
 
 const reply = (session_id: string, reply_id: string) => ev('REPLY_START', { session_id, reply_id, name: 'A', role: 'assistant' })
@@ -73,7 +85,7 @@ test("two levels: the grandchild's REPLY_END, then the child's call end and REPL
 })
 
 test('a sub-agent already running when the follow starts (open): its call waits for its REPLY_END too', async () => {
-  const { store, feed } = manualStore()
+  const { store, feed } = manualStore({ kid: { session_id: 'root', reply_id: 'r', tool_call_id: 'c1' } })
   const out: AgentEvent[] = []
   const sub = followTree(store, 'root', { fromSeq: 5, open: [{ session_id: 'kid', parent: 'root', tool_call_id: 'c1', fromSeq: 3 }] }).subscribe((e) => out.push(e))
   await flush()
@@ -84,6 +96,19 @@ test('a sub-agent already running when the follow starts (open): its call waits 
   feed('kid', replyEnd('kid', 'k'))
   await flush()
   assert.equal(seen(out).slice(1), ['kid:REPLY_END', 'root:TOOL_RESULT_END:c1', 'root:REPLY_END'])
+  sub.unsubscribe()
+})
+
+test("a call naming another tree's session (whose parent is another call): that session is not followed and holds nothing back", async () => {
+  const { store, feed } = manualStore({ stranger: { session_id: 'other', reply_id: 'o', tool_call_id: 'c1' } })
+  const out: AgentEvent[] = []
+  const sub = followTree(store, 'root').subscribe((e) => out.push(e))
+  feed('root', reply('root', 'r'), callStart('r', 'c1', 'stranger'))
+  await flush()
+  feed('stranger', reply('stranger', 's'), text('s', 'b'))
+  feed('root', callEnd('r', 'c1'), replyEnd('root', 'r'))
+  await flush()
+  assert.equal(seen(out), ['root:REPLY_START', 'root:TOOL_RESULT_START:c1', 'root:TOOL_RESULT_END:c1', 'root:REPLY_END'])
   sub.unsubscribe()
 })
 
