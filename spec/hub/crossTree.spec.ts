@@ -37,36 +37,55 @@ const followedUpTo = (hub: ReturnType<typeof createHub>, session_id: string, las
 const crossTree = (name: string, makeStore: () => Promise<SessionStore>) => {
   const test = suite(`hub/crossTree (${name})`)
 
-  test("a crafted root whose call names another tree's paused sub-agent: waiting, tree, follow, interrupt and delete leave that tree out and unchanged", async () => {
+  /** Two paused trees in one hub, and a root imported as `crafted`: the first tree's root log, its sub-agent call naming the other tree's sub-agent. */
+  const setup = async () => {
     const store = await makeStore()
     const hub = createHub({ store, sweepMs: false, agent: sessionTreeAgent(1) })
     const mine = await pausedTree(hub, store, '/mine')
     const other = await pausedTree(hub, store, '/other')
     const crafted = `crafted-${process.pid}-${Date.now()}`
-    // The first tree's root log, imported under a new id, its sub-agent call naming the other tree's sub-agent.
     await importLog(store, crafted, mine.events.map((e) => (e.type === 'TOOL_RESULT_START' ? { ...e, metadata: { ...e.metadata, child_session_id: other.child } } : e)))
     const otherWaiting = await hub.session(other.root).waiting()
     assert.equal(otherWaiting.map((c) => c.session_id), [other.child], "the other tree waits on its sub-agent's approval")
+    /** The other tree is as it was: its sub-agent's log, what it waits for, and it goes on to its end. */
+    const unchanged = async (before: AgentEvent[]) => {
+      assert.equal(await store.read(other.child), before, "the other tree's sub-agent's log is as it was")
+      assert.equal(await hub.session(other.root).waiting(), otherWaiting, 'the other tree waits for the same calls')
+      const approved = await settles(hub.session(other.root).approve(otherWaiting[0]), 'approve() in the other tree')
+      assert.is((approved as { text?: string }).text, 'done', 'the other tree goes on to its end')
+      await hub.close()
+    }
+    return { store, hub, mine, other, crafted, before: await store.read(other.child), unchanged }
+  }
 
+  test("waiting() of a crafted root whose call names another tree's paused sub-agent lists only its own call", async () => {
+    const { hub, crafted, before, unchanged } = await setup()
     const waiting = await settles(hub.session(crafted).waiting(), 'waiting()')
     assert.ok(waiting.length > 0, 'the crafted root still lists its own waiting call')
     assert.equal(waiting.map((c) => c.session_id), waiting.map(() => crafted), "waiting() lists no call of the other tree's sub-agent")
+    await unchanged(before)
+  })
 
+  test("tree() of the crafted root takes in no session of the other tree", async () => {
+    const { hub, crafted, before, unchanged } = await setup()
     const tree = await settles(hub.session(crafted).tree(), 'tree()')
     assert.equal(tree.children, [], "tree() takes in no session of the other tree")
+    await unchanged(before)
+  })
 
+  test("follow({ descendants }) of the crafted root gives no event of the other tree", async () => {
+    const { hub, mine, crafted, before, unchanged } = await setup()
     const followed = await settles(followedUpTo(hub, crafted, mine.events.length), 'follow({ descendants })')
     assert.equal(followed.filter((e) => e.metadata.session_id !== undefined).map((e) => e.metadata.session_id), [], "follow({ descendants }) gives no event of the other tree's sub-agent")
+    await unchanged(before)
+  })
 
-    const before = await store.read(other.child)
+  test("interrupting, then deleting the crafted root leaves the other tree's sub-agent as it was", async () => {
+    const { store, hub, other, crafted, before, unchanged } = await setup()
     await settles(hub.session(crafted).interrupt(), 'interrupt()')
     assert.is(replay(await store.read(other.child)).status, 'paused', "interrupting the crafted root leaves the other tree's sub-agent paused")
     await settles(hub.delete(crafted), 'delete()')
-    assert.equal(await store.read(other.child), before, "deleting the crafted root leaves the other tree's sub-agent's log as it was")
-    assert.equal(await hub.session(other.root).waiting(), otherWaiting, 'the other tree waits for the same calls')
-    const approved = await settles(hub.session(other.root).approve(otherWaiting[0]), 'approve() in the other tree')
-    assert.is((approved as { text?: string }).text, 'done', 'the other tree goes on to its end')
-    await hub.close()
+    await unchanged(before)
   })
 
   return test
