@@ -3,6 +3,7 @@
 // `metadata.parent`, or its first REPLY_START's). A call that names a session of another tree (a
 // crafted or imported log) has no sub-agent here: every walk over stored links treats it as missing.
 import { isParentLink, type ParentLink } from '../subagents/childLogs.js'
+import { pointsBack } from '../subagents/linkWalk.js'
 import type { SessionStore } from './types.js'
 
 /** The call a stored session ran for as a sub-agent, or null for a root; NOT_FOUND for an unknown session. */
@@ -22,6 +23,5 @@ export const storedParent = (store: Pick<SessionStore, 'info' | 'read'>): Parent
  * session not stored, which each walk treats as it treats a deleted sub-agent.
  */
 export const linkedChild = async (parentOfSession: ParentOf, parent_id: string, tool_call_id: string, child_id: string): Promise<boolean> => {
-  const link = await parentOfSession(child_id)
-  return link !== null && link.session_id === parent_id && link.tool_call_id === tool_call_id
+  return pointsBack(await parentOfSession(child_id), parent_id, tool_call_id)
 }

@@ -13,7 +13,7 @@
 import { idOrder } from '../core/clock.js'
 import type { AgentEvent } from '../core/events.js'
 import { isParentLink, startedSubagent, type ParentLink } from '../subagents/childLogs.js'
-import { enterLink } from '../subagents/linkWalk.js'
+import { enterLink, pointsBack } from '../subagents/linkWalk.js'
 
 /** A session of the tree and its fork. */
 export interface ForkedSession {
@@ -60,7 +60,9 @@ export function* planTreeFork(from_session_id: string, events: readonly AgentEve
       const child_id = newId()
       ids.set(child, child_id)
       const log = yield child
-      const childKept = log ? keptUntil(log, point) : []
+      // A session whose first REPLY_START does not name this call as its parent is another tree's: not forked, as a missing one.
+      const linked = log && event.type === 'TOOL_RESULT_START' && pointsBack(log.find((e) => e.type === 'REPLY_START')?.metadata.parent, from, event.tool_call_id)
+      const childKept = log && linked ? keptUntil(log, point) : []
       if (childKept.length) children.push(yield* plan(child, child_id, childKept, depth + 1))
     }
     return { from_session_id: from, session_id: to, events: kept, parent: null, children }

@@ -1,12 +1,12 @@
 // Issue 28 (hostile input): an imported log never leaks another session's data. A crafted root log
 // whose sub-agent call names, as its `child_session_id`, the paused sub-agent of ANOTHER tree (whose
 // session's `metadata.parent` names a call of that other tree) does not take that sub-agent in:
-// waiting, tree, follow with descendants, opening the crafted root (interrupt) and deleting it treat
+// waiting, tree, follow with descendants, opening the crafted root (interrupt), deleting and forking it treat
 // the call as one whose sub-agent is missing, and the other tree is left as it was.
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { Subscription } from 'rxjs'
-import { createHub, memoryStore, replay, type AgentEvent, type SessionStore } from '../../lib/index.js'
+import { createHub, forkTree, memoryStore, replay, type AgentEvent, type SessionStore } from '../../lib/index.js'
 import { directoryStore } from '../../lib/node.js'
 import { tempDir } from '../log/helpers/files.js'
 import { sessionTreeAgent } from '../helpers/sessionModel.js'
@@ -85,6 +85,16 @@ const crossTree = (name: string, makeStore: () => Promise<SessionStore>) => {
     await settles(hub.session(crafted).interrupt(), 'interrupt()')
     assert.is(replay(await store.read(other.child)).status, 'paused', "interrupting the crafted root leaves the other tree's sub-agent paused")
     await settles(hub.delete(crafted), 'delete()')
+    await unchanged(before)
+  })
+
+  test("forking the crafted root forks no session of the other tree", async () => {
+    const { store, hub, mine, crafted, before, unchanged } = await setup()
+    const count = async () => (await store.list({ limit: 1000 })).items.length
+    const sessions = await count()
+    const forked = await settles(forkTree(store, crafted, mine.events.length, sessionTreeAgent(1)), 'forkTree()')
+    assert.is(await count(), sessions + 1, 'only the crafted root is forked')
+    assert.equal((await hub.session(forked).tree()).children, [], "the fork takes in no session of the other tree")
     await unchanged(before)
   })
 
