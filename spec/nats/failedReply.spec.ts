@@ -31,7 +31,7 @@ test('a tool result over max_payload fails the reply with LOG_UNAVAILABLE; the s
       await sleep(20)
       status = (await reader.info('s1')).status
     }
-    assert.is.not(status, 'running', 'the session is closed (or visibly damaged), not left running')
+    assert.is.not(status, 'running', `the session is closed (or visibly damaged), not left running; its log ends ${(await reader.read('s1')).slice(-4).map((e) => e.type).join(' ')}; orphans: ${JSON.stringify(await reader.orphans?.({ limit: 10 }))}`)
     const events = await reader.read('s1')
     assert.equal(checkLog(events).violations, [])
     const end = events.at(-1)!
