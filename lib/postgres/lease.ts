@@ -15,6 +15,8 @@ export class Lease {
   private backend: number | null = null
   /** One statement at a time on the connection (node-postgres queues, but will stop doing so). */
   private queue: Promise<void> = Promise.resolve()
+  /** The sessions whose lock this process took and has not released (a proof for one released here proves nothing lost). */
+  private readonly locked = new Set<string>()
 
   constructor(
     private readonly pool: Pool,
@@ -44,6 +46,7 @@ export class Lease {
     if (this.client !== client) return
     this.client = null
     this.backend = null
+    this.locked.clear() // the connection's locks died with it
     client.release(true)
     this.onLost(unavailable(error, 'holding the sessions\' leases (the connection was lost; every reply it carried ends here)'))
   }
@@ -68,10 +71,12 @@ export class Lease {
   /** Takes the session's lease; false when another connection (another process) holds it. */
   async lock(session_id: string): Promise<boolean> {
     const [row] = await this.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [leaseKey(this.schema, session_id)], `taking the lease of session ${session_id}`)
+    if (row.locked) this.locked.add(session_id)
     return row.locked
   }
 
   async unlock(session_id: string): Promise<void> {
+    this.locked.delete(session_id)
     if (!this.client) return // the connection is gone, and its locks with it
     await this.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [leaseKey(this.schema, session_id)], `releasing the lease of session ${session_id}`).catch(() => undefined)
   }
@@ -95,6 +100,9 @@ export class Lease {
       throw unavailable(error, `proving this process still holds the lease of session ${session_id}`)
     }
     if (held) return
+    // Released here meanwhile (the session closed or is being deleted): that log is over, the
+    // connection is fine; only a lock this process still counts as taken and does not hold is a loss.
+    if (!this.locked.has(session_id)) throw new AgentError('LOG_CONFLICT', `Session ${session_id} was let go by this process; nothing more of it is done here; reopen the session.`, { session_id })
     const error = new AgentError('LOG_CONFLICT', `This process no longer holds the lease of session ${session_id} (its lease connection lost its locks unseen); another process may own it now. Nothing more of it is done here; reopen the session.`, { session_id })
     this.lost(client, error)
     throw error
